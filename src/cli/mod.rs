@@ -1,0 +1,55 @@
+//! The command line: argument parsing, and the only place that prints or exits. Each subcommand is
+//! a file with its arguments and a `run` that returns the exit code.
+
+mod check;
+mod matching;
+mod output;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "lore",
+    version,
+    about = "Paste a GPU node's logs, get the runbook; search runbooks and postmortems"
+)]
+pub struct Cli {
+    /// Library root (holds runbooks/ and incidents/); default $LORE_ROOT, else the current directory
+    #[arg(long, global = true, value_name = "DIR")]
+    root: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Find the known causes in a log (a file, or standard input)
+    Match(matching::Args),
+    /// Validate every runbook and incident: front matter, patterns, examples, links
+    Check(check::Args),
+}
+
+/// Parses the arguments, runs the command, prints any error and returns the exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let root = resolve_root(cli.root);
+    let result = match cli.command {
+        Command::Match(args) => matching::run(&root, args),
+        Command::Check(args) => check::run(&root, args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("lore: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn resolve_root(flag: Option<PathBuf>) -> PathBuf {
+    flag.or_else(|| std::env::var_os("LORE_ROOT").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("."))
+}

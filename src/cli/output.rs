@@ -1,0 +1,68 @@
+//! Small helpers for human output: colour only when writing to a terminal (and NO_COLOR unset).
+
+use std::io::IsTerminal;
+
+#[derive(Clone, Copy)]
+pub struct Style {
+    on: bool,
+}
+
+impl Style {
+    pub fn for_stdout() -> Style {
+        let on = std::io::stdout().is_terminal()
+            && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+        Style { on }
+    }
+
+    fn paint(self, code: &str, text: &str) -> String {
+        if self.on {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+
+    pub fn bold(self, text: &str) -> String {
+        self.paint("1", text)
+    }
+
+    pub fn dim(self, text: &str) -> String {
+        self.paint("2", text)
+    }
+
+    pub fn severity(self, severity: crate::doc::Severity) -> String {
+        use crate::doc::Severity::*;
+        let code = match severity {
+            Critical => "1;31",
+            High => "31",
+            Medium => "33",
+            Low => "36",
+            Info => "2",
+        };
+        self.paint(code, severity.as_str())
+    }
+
+    pub fn error(self, text: &str) -> String {
+        self.paint("31", text)
+    }
+
+    pub fn warning(self, text: &str) -> String {
+        self.paint("33", text)
+    }
+}
+
+/// `1234567` → `1.2 MB`.
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 4] = ["B", "KB", "MB", "GB"];
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 1000.0 && unit < UNITS.len() - 1 {
+        value /= 1000.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{n} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}

@@ -1,0 +1,9 @@
+//! lore: the runbooks and postmortems of a GPU fleet, as Markdown in a git repository, made to
+//! answer back. Paste a log and get the known causes; search everything; write postmortems.
+//!
+//! See ARCHITECTURE.md for the map of modules.
+
+pub mod cli;
+pub mod doc;
+pub mod library;
+pub mod signature;

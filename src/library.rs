@@ -1,0 +1,235 @@
+//! Loading a library root: every runbook and incident under it, parsed, with every problem found.
+//!
+//! A broken file is reported and skipped; the others load. Links between documents (`related`,
+//! an incident's `runbooks`) and duplicate ids are checked once everything is read.
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::doc::{Diagnostic, Incident, Runbook};
+
+/// Documents larger than this are refused (a runbook is a page of text, not a log dump).
+pub const MAX_DOCUMENT: u64 = 4 << 20;
+
+#[derive(Debug, thiserror::Error)]
+pub enum LibraryError {
+    #[error("{path}: cannot read the library root: {source}")]
+    Root {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+#[derive(Debug, Default)]
+pub struct Library {
+    pub root: PathBuf,
+    pub runbooks: Vec<Runbook>,
+    pub incidents: Vec<Incident>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The folders of a root and what they hold.
+pub const RUNBOOKS: &str = "runbooks";
+pub const INCIDENTS: &str = "incidents";
+
+impl Library {
+    /// Reads `root/runbooks/*.md` and `root/incidents/*.md`. Only an unreadable root is an error;
+    /// problems with files are in `diagnostics`.
+    pub fn load(root: &Path) -> Result<Library, LibraryError> {
+        fs::metadata(root).map_err(|source| LibraryError::Root {
+            path: root.to_path_buf(),
+            source,
+        })?;
+        let mut diagnostics = Vec::new();
+        let mut runbooks = Vec::new();
+        for (rel, text) in read_folder(root, RUNBOOKS, &mut diagnostics) {
+            let (runbook, problems) = Runbook::parse(&rel, &text);
+            diagnostics.extend(problems);
+            runbooks.extend(runbook);
+        }
+        let mut incidents = Vec::new();
+        for (rel, text) in read_folder(root, INCIDENTS, &mut diagnostics) {
+            let (incident, problems) = Incident::parse(&rel, &text);
+            diagnostics.extend(problems);
+            incidents.extend(incident);
+        }
+        Ok(Library::from_documents(
+            root,
+            runbooks,
+            incidents,
+            diagnostics,
+        ))
+    }
+
+    /// A library from documents already parsed; checks ids and links.
+    pub fn from_documents(
+        root: &Path,
+        mut runbooks: Vec<Runbook>,
+        mut incidents: Vec<Incident>,
+        mut diagnostics: Vec<Diagnostic>,
+    ) -> Library {
+        // Duplicate ids: the first file (by path) wins, the others are reported and left out.
+        let mut seen: HashMap<String, PathBuf> = HashMap::new();
+        runbooks.retain(|r| match seen.get(&r.id) {
+            Some(first) => {
+                diagnostics.push(
+                    Diagnostic::error(
+                        &r.path,
+                        r.key_lines["id"],
+                        format!("runbook id `{}` is already used", r.id),
+                    )
+                    .with_hint(format!("by {}; ids must be unique", first.display())),
+                );
+                false
+            }
+            None => {
+                seen.insert(r.id.clone(), r.path.clone());
+                true
+            }
+        });
+        let mut seen_incidents: HashMap<String, PathBuf> = HashMap::new();
+        incidents.retain(|i| match seen_incidents.get(&i.id) {
+            Some(first) => {
+                diagnostics.push(
+                    Diagnostic::error(
+                        &i.path,
+                        i.key_lines["id"],
+                        format!("incident id `{}` is already used", i.id),
+                    )
+                    .with_hint(format!("by {}", first.display())),
+                );
+                false
+            }
+            None => {
+                seen_incidents.insert(i.id.clone(), i.path.clone());
+                true
+            }
+        });
+        for runbook in &runbooks {
+            for related in &runbook.related {
+                if !seen.contains_key(related) {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            &runbook.path,
+                            runbook.key_lines["related"],
+                            format!("related runbook `{related}` does not exist"),
+                        )
+                        .with_hint(suggest(related, seen.keys())),
+                    );
+                }
+            }
+        }
+        for incident in &incidents {
+            for id in &incident.runbooks {
+                if !seen.contains_key(id) {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            &incident.path,
+                            incident.key_lines["runbooks"],
+                            format!("runbook `{id}` does not exist"),
+                        )
+                        .with_hint(suggest(id, seen.keys())),
+                    );
+                }
+            }
+        }
+        Library {
+            root: root.to_path_buf(),
+            runbooks,
+            incidents,
+            diagnostics,
+        }
+    }
+
+    pub fn runbook(&self, id: &str) -> Option<&Runbook> {
+        self.runbooks.iter().find(|r| r.id == id)
+    }
+
+    pub fn incident(&self, id: &str) -> Option<&Incident> {
+        self.incidents.iter().find(|i| i.id == id)
+    }
+}
+
+fn suggest<'a>(id: &str, known: impl Iterator<Item = &'a String>) -> String {
+    let mut close: Vec<&String> = known
+        .filter(|k| k.contains(id) || id.contains(k.as_str()) || common_prefix(k, id) >= 6)
+        .collect();
+    close.sort();
+    match close.first() {
+        Some(k) => format!("did you mean `{k}`?"),
+        None => "link to the id of a file in runbooks/ (its name without .md)".into(),
+    }
+}
+
+fn common_prefix(a: &str, b: &str) -> usize {
+    a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
+}
+
+/// `(path relative to root, text)` of each `*.md` in `root/folder`, sorted by name. Unreadable,
+/// oversized or non-UTF-8 files become diagnostics.
+fn read_folder(
+    root: &Path,
+    folder: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<(PathBuf, String)> {
+    let dir = root.join(folder);
+    let entries = match fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
+        Err(e) => {
+            diagnostics.push(Diagnostic::error(
+                folder,
+                0,
+                format!("cannot read the folder: {e}"),
+            ));
+            return Vec::new();
+        }
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md") && p.is_file())
+        .collect();
+    paths.sort();
+    let mut out = Vec::new();
+    for path in paths {
+        let rel = PathBuf::from(folder).join(path.file_name().unwrap_or_default());
+        match fs::metadata(&path) {
+            Ok(meta) if meta.len() > MAX_DOCUMENT => {
+                diagnostics.push(
+                    Diagnostic::error(
+                        &rel,
+                        0,
+                        format!(
+                            "file is {} bytes; documents are limited to {MAX_DOCUMENT}",
+                            meta.len()
+                        ),
+                    )
+                    .with_hint("keep long logs out of runbooks; quote the few lines that matter"),
+                );
+                continue;
+            }
+            Err(e) => {
+                diagnostics.push(Diagnostic::error(&rel, 0, format!("cannot read: {e}")));
+                continue;
+            }
+            Ok(_) => {}
+        }
+        match fs::read(&path) {
+            Ok(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => out.push((rel, text)),
+                Err(e) => {
+                    let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+                    let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+                    diagnostics.push(
+                        Diagnostic::error(&rel, line, "the file is not valid UTF-8")
+                            .with_hint("save it as UTF-8"),
+                    );
+                }
+            },
+            Err(e) => diagnostics.push(Diagnostic::error(&rel, 0, format!("cannot read: {e}"))),
+        }
+    }
+    out
+}

@@ -1,0 +1,310 @@
+//! Compiling every runbook's signatures into one matcher: the required literals of all patterns go
+//! into one Aho-Corasick automaton; each regex is compiled the first time a line needs it.
+
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
+
+use super::literal::required_literals;
+use super::portable;
+use crate::doc::{Runbook, Severity};
+
+/// Compiled program size allowed for one pattern; bigger patterns are refused.
+pub const SIZE_LIMIT: usize = 2 << 20;
+/// Lazy-DFA cache allowed for one pattern.
+pub const DFA_SIZE_LIMIT: usize = 2 << 20;
+/// Longest pattern text accepted.
+pub const MAX_PATTERN_LEN: usize = 8 << 10;
+
+/// Words that make a line look like trouble; lines with them that no signature explains are shown as
+/// "unexplained". Lowercase; matched ASCII case-insensitively.
+pub const ERROR_WORDS: &[&str] = &[
+    "error",
+    "fail",
+    "fatal",
+    "panic",
+    "bug:",
+    "call trace",
+    "xid",
+    "nvrm",
+    "timeout",
+    "timed out",
+    "refused",
+    "denied",
+    "segfault",
+    "oops",
+    "exception",
+    "traceback",
+    "abort",
+    "killed",
+    "unable to",
+    "cannot",
+    "can't",
+    "could not",
+    "couldn't",
+    "not found",
+    "hardware error",
+    "corrupt",
+    "hung",
+    "lockup",
+    "stuck",
+    "unreachable",
+    "mismatch",
+    "nccl warn",
+    "out of memory",
+    "no space left",
+    "i/o error",
+    "invalid",
+];
+
+/// A problem with one signature found while compiling; the signature is skipped.
+#[derive(Debug, Clone)]
+pub struct CompileProblem {
+    pub runbook: usize,
+    pub signature: usize,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+/// One usable signature.
+#[derive(Debug)]
+pub struct Sig {
+    pub runbook: usize,
+    /// Index into the runbook's `signatures`.
+    pub spec: usize,
+    pub id: String,
+    pub pattern: String,
+    pub lines: usize,
+    pub weight: f64,
+    /// In [0.5, 1]: how specific the pattern is (long literal text counts more than wildcards).
+    pub specificity: f64,
+    /// Whether the pattern has a literal the prefilter can find.
+    pub has_literal: bool,
+    regex: OnceLock<Option<Regex>>,
+}
+
+impl Sig {
+    /// The compiled regex; `None` if it cannot be compiled within the limits.
+    pub fn regex(&self) -> Option<&Regex> {
+        self.regex
+            .get_or_init(|| build_regex(&self.pattern).ok())
+            .as_ref()
+    }
+}
+
+pub fn build_regex(pattern: &str) -> Result<Regex, regex::Error> {
+    RegexBuilder::new(pattern)
+        .size_limit(SIZE_LIMIT)
+        .dfa_size_limit(DFA_SIZE_LIMIT)
+        .build()
+}
+
+/// What a literal found by the automaton stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Target {
+    Sig(u32),
+    ErrorWord,
+}
+
+/// All signatures of a library, ready to scan.
+#[derive(Debug)]
+pub struct Engine {
+    pub sigs: Vec<Sig>,
+    /// Runbook ids and severities, by the index `Sig::runbook` refers to.
+    pub runbooks: Vec<(String, Severity)>,
+    pub(crate) automaton: AhoCorasick,
+    /// For each automaton pattern: the targets it stands for.
+    pub(crate) targets: Vec<Vec<Target>>,
+    /// Signatures without a useful literal, tried on every line through one set.
+    pub(crate) fallback: Vec<u32>,
+    pub(crate) fallback_set: Option<RegexSet>,
+    /// The largest `lines` window of any signature.
+    pub max_window: usize,
+    pub problems: Vec<CompileProblem>,
+}
+
+impl Engine {
+    /// Compiles the signatures of `runbooks`. Problems (bad syntax, non-portable syntax, too large)
+    /// are collected; the signatures with problems are left out and the rest work.
+    pub fn new(runbooks: &[Runbook]) -> Engine {
+        let mut sigs = Vec::new();
+        let mut problems = Vec::new();
+        let mut literals: Vec<(Vec<u8>, Target)> = ERROR_WORDS
+            .iter()
+            .map(|w| (w.as_bytes().to_vec(), Target::ErrorWord))
+            .collect();
+        let mut fallback = Vec::new();
+        let mut max_window = 1;
+        for (r, runbook) in runbooks.iter().enumerate() {
+            for (s, spec) in runbook.signatures.iter().enumerate() {
+                let mut problem = |message: String, hint: Option<&str>| {
+                    problems.push(CompileProblem {
+                        runbook: r,
+                        signature: s,
+                        message,
+                        hint: hint.map(str::to_string),
+                    })
+                };
+                if spec.pattern.len() > MAX_PATTERN_LEN {
+                    problem(
+                        format!(
+                            "pattern is {} bytes long; the limit is {MAX_PATTERN_LEN}",
+                            spec.pattern.len()
+                        ),
+                        Some("split it into several signatures"),
+                    );
+                    continue;
+                }
+                let hir = match regex_syntax::ParserBuilder::new()
+                    .build()
+                    .parse(&spec.pattern)
+                {
+                    Ok(hir) => hir,
+                    Err(e) => {
+                        problem(
+                            format!("pattern does not compile: {}", first_line(&e.to_string())),
+                            Some(
+                                "patterns are Rust `regex` syntax; quote them with single quotes in YAML",
+                            ),
+                        );
+                        continue;
+                    }
+                };
+                if let Err(why) = portable::check(&spec.pattern) {
+                    problem(
+                        format!("pattern uses syntax outside the portable subset: {why}"),
+                        Some(
+                            "patterns must also work in RE2 (export to Loki, node-problem-detector): no look-around, back-references, (?x), class set operations",
+                        ),
+                    );
+                    continue;
+                }
+                let literal = required_literals(&hir);
+                let index = sigs.len() as u32;
+                let specificity = specificity(&spec.pattern, literal.as_deref());
+                match &literal {
+                    Some(set) => {
+                        literals.extend(set.iter().map(|l| (l.clone(), Target::Sig(index))))
+                    }
+                    None if spec.lines > 1 => {
+                        problem(
+                            "a multi-line signature needs a literal text of 3 or more characters"
+                                .into(),
+                            Some(
+                                "the scan finds candidate lines by their literal text; add a distinctive word",
+                            ),
+                        );
+                        continue;
+                    }
+                    None => fallback.push(index),
+                }
+                max_window = max_window.max(spec.lines);
+                sigs.push(Sig {
+                    runbook: r,
+                    spec: s,
+                    id: spec.id.clone(),
+                    pattern: spec.pattern.clone(),
+                    lines: spec.lines,
+                    weight: spec.weight,
+                    specificity,
+                    has_literal: literal.is_some(),
+                    regex: OnceLock::new(),
+                });
+            }
+        }
+        literals.sort();
+        let mut patterns: Vec<Vec<u8>> = Vec::new();
+        let mut targets: Vec<Vec<Target>> = Vec::new();
+        for (literal, target) in literals {
+            if patterns.last() == Some(&literal) {
+                if let Some(t) = targets.last_mut() {
+                    t.push(target);
+                }
+            } else {
+                patterns.push(literal);
+                targets.push(vec![target]);
+            }
+        }
+        let automaton = AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .kind(Some(AhoCorasickKind::DFA))
+            .build(&patterns)
+            .or_else(|_| {
+                AhoCorasickBuilder::new()
+                    .ascii_case_insensitive(true)
+                    .match_kind(MatchKind::Standard)
+                    .build(&patterns)
+            })
+            .expect("literal automaton always builds");
+        // Signatures without literals share one set; each one that the set rejects is dropped.
+        let fallback_set = if fallback.is_empty() {
+            None
+        } else {
+            let patterns: Vec<&str> = fallback
+                .iter()
+                .map(|&i| sigs[i as usize].pattern.as_str())
+                .collect();
+            RegexSetBuilder::new(patterns)
+                .size_limit(SIZE_LIMIT * 8)
+                .dfa_size_limit(DFA_SIZE_LIMIT * 4)
+                .build()
+                .ok()
+        };
+        let runbooks = runbooks
+            .iter()
+            .map(|r| (r.id.clone(), r.severity))
+            .collect();
+        Engine {
+            sigs,
+            runbooks,
+            automaton,
+            targets,
+            fallback,
+            fallback_set,
+            max_window,
+            problems,
+        }
+    }
+
+    /// Compiles every regex now (normally each is compiled when first needed) and returns the
+    /// signatures that fail, with the reason.
+    pub fn compile_all(&self) -> Vec<(usize, String)> {
+        self.sigs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, sig)| match build_regex(&sig.pattern) {
+                Ok(regex) => {
+                    let _ = sig.regex.set(Some(regex));
+                    None
+                }
+                Err(e) => {
+                    let _ = sig.regex.set(None);
+                    Some((i, first_line(&e.to_string()).to_string()))
+                }
+            })
+            .collect()
+    }
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines()
+        .rev()
+        .find(|l| l.starts_with("error:"))
+        .unwrap_or_else(|| text.lines().next().unwrap_or(text))
+}
+
+/// Long literal text makes a signature specific; a short literal plus wildcards much less so.
+fn specificity(pattern: &str, literal: Option<&[Vec<u8>]>) -> f64 {
+    let literal_len = literal
+        .map(|set| set.iter().map(Vec::len).min().unwrap_or(0))
+        .unwrap_or(0);
+    let fixed: usize = pattern
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == ' ')
+        .count();
+    let score =
+        0.5 + (literal_len.min(30) as f64) / 60.0 * 0.6 + (fixed.min(80) as f64) / 80.0 * 0.4 * 0.5;
+    score.clamp(0.5, 1.0)
+}

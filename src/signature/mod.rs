@@ -1,0 +1,347 @@
+//! The signature engine: compile the signatures of all runbooks, scan pasted logs for them in one
+//! pass, rank the causes found, attach the incidents that hit the same cause, and list the
+//! error-looking lines that nothing explains.
+
+pub mod check;
+mod compile;
+mod literal;
+pub mod normalize;
+pub mod portable;
+mod scan;
+
+pub use compile::{CompileProblem, ERROR_WORDS, Engine, Sig, build_regex};
+pub use literal::required_literals;
+pub use scan::{Hit, ScanOutput, Scanner, SigHits, UnexplainedLine, shape};
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::doc::Severity;
+use crate::library::Library;
+
+/// Hits listed per cause in a report (all are counted in `hit_count`).
+pub const MAX_HITS_PER_CAUSE: usize = 200;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub causes: Vec<Cause>,
+    pub unexplained: Vec<Unexplained>,
+    /// All unexplained lines, including repeats and those past the cap.
+    pub unexplained_total: u64,
+    pub stats: Stats,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Cause {
+    pub runbook: String,
+    pub title: String,
+    pub summary: String,
+    pub severity: Severity,
+    pub score: f64,
+    pub hits: Vec<HitReport>,
+    /// Matched lines in all, including those not listed in `hits`.
+    pub hit_count: u64,
+    pub path: PathBuf,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    pub incidents: Vec<IncidentRef>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct HitReport {
+    pub signature: String,
+    pub line: u64,
+    /// Last line of a multi-line match (equal to `line` for one line).
+    pub last_line: u64,
+    pub text: String,
+    pub captures: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explain: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct IncidentRef {
+    pub id: String,
+    pub title: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
+    pub hosts: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Unexplained {
+    pub line: u64,
+    pub text: String,
+    pub count: u64,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Stats {
+    pub bytes: u64,
+    pub lines: u64,
+    pub elapsed_ms: f64,
+}
+
+/// A library's signatures, compiled, with what a report needs to say about each runbook.
+pub struct Matcher {
+    pub engine: Engine,
+    runbooks: Vec<RunbookInfo>,
+    /// For each runbook (engine index): incidents that cite it or whose logs hit it, newest first.
+    incidents: Vec<Vec<IncidentRef>>,
+}
+
+struct RunbookInfo {
+    id: String,
+    title: String,
+    summary: String,
+    severity: Severity,
+    path: PathBuf,
+    action: Option<String>,
+    explains: Vec<Option<String>>,
+    signature_ids: Vec<String>,
+}
+
+impl Matcher {
+    pub fn new(library: &Library) -> Matcher {
+        let engine = Engine::new(&library.runbooks);
+        let runbooks: Vec<RunbookInfo> = library
+            .runbooks
+            .iter()
+            .map(|r| RunbookInfo {
+                id: r.id.clone(),
+                title: r.title.clone(),
+                summary: r.summary.clone(),
+                severity: r.severity,
+                path: r.path.clone(),
+                action: r.action.clone(),
+                explains: r.signatures.iter().map(|s| s.explain.clone()).collect(),
+                signature_ids: r.signatures.iter().map(|s| s.id.clone()).collect(),
+            })
+            .collect();
+        let index: HashMap<&str, usize> = runbooks
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.id.as_str(), i))
+            .collect();
+        let mut incidents: Vec<Vec<IncidentRef>> = vec![Vec::new(); runbooks.len()];
+        let mut ordered: Vec<_> = library.incidents.iter().collect();
+        ordered.sort_by(|a, b| {
+            b.started_at
+                .cmp(&a.started_at)
+                .then_with(|| b.id.cmp(&a.id))
+        });
+        for incident in ordered {
+            let mut hit: Vec<usize> = incident
+                .runbooks
+                .iter()
+                .filter_map(|id| index.get(id.as_str()).copied())
+                .collect();
+            for log in incident.logs() {
+                let mut scanner = Scanner::new(&engine);
+                scanner.feed(log.as_bytes());
+                let out = scanner.finish();
+                for (s, hits) in out.sigs.iter().enumerate() {
+                    if hits.count > 0 {
+                        hit.push(engine.sigs[s].runbook);
+                    }
+                }
+            }
+            hit.sort_unstable();
+            hit.dedup();
+            for r in hit {
+                incidents[r].push(IncidentRef {
+                    id: incident.id.clone(),
+                    title: incident.title.clone(),
+                    started_at: incident.started_at.map(|t| t.to_rfc3339()),
+                    hosts: incident.hosts.clone(),
+                });
+            }
+        }
+        Matcher {
+            engine,
+            runbooks,
+            incidents,
+        }
+    }
+
+    pub fn scanner(&self) -> Scanner<'_> {
+        Scanner::new(&self.engine)
+    }
+
+    /// Scans a whole text at once (pastes, tests); large inputs should be fed to a scanner.
+    pub fn match_bytes(&self, input: &[u8], top: Option<usize>) -> Report {
+        let started = std::time::Instant::now();
+        let mut scanner = self.scanner();
+        scanner.feed(input);
+        self.report(scanner.finish(), top, started)
+    }
+
+    /// Groups the hits of a scan by runbook and ranks the causes.
+    pub fn report(
+        &self,
+        out: ScanOutput,
+        top: Option<usize>,
+        started: std::time::Instant,
+    ) -> Report {
+        let engine = &self.engine;
+        // How many runbooks explain each line: a line several causes share counts less for each.
+        let mut line_owners: HashMap<u64, Vec<usize>> = HashMap::new();
+        for (s, hits) in out.sigs.iter().enumerate() {
+            let runbook = engine.sigs[s].runbook;
+            for hit in &hits.hits {
+                for line in hit.line..=hit.last_line {
+                    let owners = line_owners.entry(line).or_default();
+                    if !owners.contains(&runbook) {
+                        owners.push(runbook);
+                    }
+                }
+            }
+        }
+        let mut evidence: BTreeMap<usize, (f64, u64, Vec<HitReport>)> = BTreeMap::new();
+        for (s, hits) in out.sigs.iter().enumerate() {
+            if hits.count == 0 {
+                continue;
+            }
+            let sig = &engine.sigs[s];
+            let share = hits
+                .hits
+                .iter()
+                .map(|h| {
+                    let k = (h.line..=h.last_line)
+                        .map(|l| line_owners.get(&l).map_or(1, Vec::len))
+                        .max()
+                        .unwrap_or(1);
+                    1.0 / k as f64
+                })
+                .sum::<f64>()
+                / hits.hits.len().max(1) as f64;
+            let e = sig.weight * sig.specificity * share * (1.0 + 0.3 * (hits.count as f64).ln());
+            let info = &self.runbooks[sig.runbook];
+            let entry = evidence.entry(sig.runbook).or_insert((0.0, 0, Vec::new()));
+            entry.0 += e;
+            entry.1 += hits.count;
+            for hit in &hits.hits {
+                let captures: BTreeMap<String, String> = hit.captures.iter().cloned().collect();
+                let explain = info.explains[sig.spec]
+                    .as_deref()
+                    .map(|template| render_explain(template, &captures));
+                entry.2.push(HitReport {
+                    signature: info.signature_ids[sig.spec].clone(),
+                    line: hit.line,
+                    last_line: hit.last_line,
+                    text: hit.text.clone(),
+                    captures,
+                    explain,
+                });
+            }
+        }
+        let mut causes: Vec<Cause> = evidence
+            .into_iter()
+            .map(|(r, (e, count, mut hits))| {
+                let info = &self.runbooks[r];
+                hits.sort_by(|a, b| {
+                    a.line
+                        .cmp(&b.line)
+                        .then_with(|| a.signature.cmp(&b.signature))
+                });
+                hits.truncate(MAX_HITS_PER_CAUSE);
+                let score = severity_factor(info.severity) * (1.0 - (-2.0 * e).exp());
+                Cause {
+                    runbook: info.id.clone(),
+                    title: info.title.clone(),
+                    summary: info.summary.clone(),
+                    severity: info.severity,
+                    score: (score * 1000.0).round() / 1000.0,
+                    hits,
+                    hit_count: count,
+                    path: info.path.clone(),
+                    action: info.action.clone(),
+                    incidents: self.incidents[r].clone(),
+                }
+            })
+            .collect();
+        causes.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| b.severity.cmp(&a.severity))
+                .then_with(|| b.hit_count.cmp(&a.hit_count))
+                .then_with(|| a.runbook.cmp(&b.runbook))
+        });
+        if let Some(top) = top {
+            causes.truncate(top);
+        }
+        Report {
+            causes,
+            unexplained: out
+                .unexplained
+                .into_iter()
+                .map(|u| Unexplained {
+                    line: u.line,
+                    text: u.text,
+                    count: u.count,
+                })
+                .collect(),
+            unexplained_total: out.unexplained_total,
+            stats: Stats {
+                bytes: out.bytes,
+                lines: out.lines,
+                elapsed_ms: (started.elapsed().as_secs_f64() * 1e5).round() / 100.0,
+            },
+        }
+    }
+}
+
+fn severity_factor(severity: Severity) -> f64 {
+    match severity {
+        Severity::Critical => 1.0,
+        Severity::High => 0.92,
+        Severity::Medium => 0.84,
+        Severity::Low => 0.76,
+        Severity::Info => 0.5,
+    }
+}
+
+/// Fills `{name}` from the captures; a capture that did not take part renders as nothing.
+pub fn render_explain(template: &str, captures: &BTreeMap<String, String>) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close)
+                if after[..close]
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_') =>
+            {
+                if let Some(value) = captures.get(&after[..close]) {
+                    out.push_str(value);
+                }
+                rest = &after[close + 1..];
+            }
+            _ => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explain_templates() {
+        let caps: BTreeMap<String, String> =
+            [("client".to_string(), "535.104.05".to_string())].into();
+        assert_eq!(
+            render_explain("client {client}, kernel {kernel}; {not a capture}", &caps),
+            "client 535.104.05, kernel ; {not a capture}"
+        );
+    }
+}

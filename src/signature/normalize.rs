@@ -1,0 +1,264 @@
+//! Turning raw log bytes into the text signatures are matched against.
+//!
+//! Pastes arrive in every shape: invalid UTF-8, CRLF, colours, NUL bytes, and a prefix that each log
+//! source adds (dmesg stamps, journal headers, container timestamps). Signatures are written against
+//! the message alone, so the prefix is stripped for matching; the original line is kept for display.
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// Lines longer than this are cut for display (the whole line is still matched).
+pub const DISPLAY_MAX: usize = 4000;
+
+/// One physical line, cleaned: lossy UTF-8, no ANSI escapes, no NUL, no trailing CR.
+pub fn clean(raw: &[u8]) -> Cow<'_, str> {
+    let raw = raw.strip_suffix(b"\n").unwrap_or(raw);
+    let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+    let needs_work = raw
+        .iter()
+        .any(|&b| b == 0x1b || b == 0 || b == b'\r' || b >= 0x80);
+    if !needs_work {
+        // Pure ASCII without escapes: valid UTF-8 as is.
+        return Cow::Borrowed(std::str::from_utf8(raw).unwrap_or_default());
+    }
+    let mut bytes = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while i < raw.len() {
+        match raw[i] {
+            0x1b => i = skip_escape(raw, i),
+            0 | b'\r' => i += 1,
+            b => {
+                bytes.push(b);
+                i += 1;
+            }
+        }
+    }
+    match String::from_utf8(bytes) {
+        Ok(s) => Cow::Owned(s),
+        Err(e) => Cow::Owned(String::from_utf8_lossy(e.as_bytes()).into_owned()),
+    }
+}
+
+/// Skips one ANSI escape sequence starting at `raw[start] == ESC`; returns the index after it.
+fn skip_escape(raw: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    match raw.get(i) {
+        Some(b'[') => {
+            // CSI: parameters and intermediates, then one final byte in @..~
+            i += 1;
+            while i < raw.len() && !(0x40..=0x7e).contains(&raw[i]) {
+                i += 1;
+            }
+            i + 1
+        }
+        Some(b']') => {
+            // OSC: up to BEL or ESC \
+            i += 1;
+            while i < raw.len() {
+                if raw[i] == 0x07 {
+                    return i + 1;
+                }
+                if raw[i] == 0x1b && raw.get(i + 1) == Some(&b'\\') {
+                    return i + 2;
+                }
+                i += 1;
+            }
+            i
+        }
+        Some(_) => i + 1,
+        None => i,
+    }
+}
+
+static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+    let month = "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)";
+    let day = "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)";
+    let iso = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?";
+    // A journal/syslog header after the stamp: `host ident[pid]: `.
+    let header = r"(?:[\w.\-]+ [\w.\-/@()]+(?:\[\d+\])?: )?";
+    let alternatives = [
+        // kubectl logs --timestamps, docker logs -t, containerd CRI files, journalctl -o short-iso
+        format!(r"{iso}\s+(?:(?:stdout|stderr) [FP] )?{header}"),
+        // syslog files and journalctl short / short-precise
+        format!(r"{month} [ \d]\d \d{{2}}:\d{{2}}:\d{{2}}(?:\.\d+)? {header}"),
+        // journalctl -o short-full
+        format!(
+            r"{day} \d{{4}}-\d{{2}}-\d{{2}} \d{{2}}:\d{{2}}:\d{{2}} [A-Z]{{2,5}}(?:[+-]\d{{1,4}})? {header}"
+        ),
+        // dmesg, with optional `<level>` or `dmesg -x` facility:level
+        r"(?:<\d>)?(?:[a-z]+ *:[a-z]+ *: )?\[ *\d+\.\d+\] ?".into(),
+        // dmesg -T
+        format!(r"\[{day} {month} [ \d]\d \d{{2}}:\d{{2}}:\d{{2}} \d{{4}}\] ?"),
+        // caller id of newer kernels: [ T1946] / [ C3]
+        r"\[ *[TC]\d+\] ?".into(),
+        // kubectl logs --prefix
+        r"\[pod/[^\]\s]+\] ".into(),
+        // docker compose
+        r"[\w.\-]+ +\| ".into(),
+    ];
+    Regex::new(&format!("^(?:{})", alternatives.join("|"))).expect("prefix regex is valid")
+});
+
+/// The message without the prefixes log sources add (several may stack: a syslog header, then the
+/// kernel's dmesg stamp, then a caller id).
+pub fn strip_prefix(line: &str) -> &str {
+    let mut rest = line;
+    for _ in 0..4 {
+        match PREFIX.find(rest) {
+            Some(m) if m.end() > 0 => rest = &rest[m.end()..],
+            _ => break,
+        }
+    }
+    rest
+}
+
+/// rsyslog writes control characters as `#` and three octal digits (`#012` for a newline, `#011` for
+/// a tab). Decodes them so a traceback logged through syslog reads as its lines again.
+pub fn decode_syslog_escapes(text: &str) -> Cow<'_, str> {
+    if !text.contains("#0") {
+        return Cow::Borrowed(text);
+    }
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    let mut i = 0;
+    while i + 3 < bytes.len() {
+        if bytes[i] == b'#'
+            && bytes[i + 1] == b'0'
+            && (b'0'..=b'3').contains(&bytes[i + 2])
+            && (b'0'..=b'7').contains(&bytes[i + 3])
+        {
+            let code = (bytes[i + 2] - b'0') * 8 + (bytes[i + 3] - b'0');
+            out.push_str(&text[last..i]);
+            match code {
+                0o12 => out.push('\n'),
+                0o11 => out.push('\t'),
+                _ => {}
+            }
+            i += 4;
+            last = i;
+        } else {
+            i += 1;
+        }
+    }
+    out.push_str(&text[last..]);
+    Cow::Owned(out)
+}
+
+/// What the matcher sees of one physical line: the message text with prefixes stripped; a line that
+/// carried `#012` escapes becomes several segments joined by `\n`, each stripped.
+pub fn match_text(cleaned: &str) -> Cow<'_, str> {
+    match decode_syslog_escapes(cleaned) {
+        Cow::Borrowed(s) => Cow::Borrowed(strip_prefix(s)),
+        Cow::Owned(s) => Cow::Owned(
+            s.split('\n')
+                .map(strip_prefix)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+    }
+}
+
+/// A line shortened for display, cut on a character boundary.
+pub fn display(cleaned: &str) -> String {
+    if cleaned.len() <= DISPLAY_MAX {
+        return cleaned.to_string();
+    }
+    let mut end = DISPLAY_MAX;
+    while !cleaned.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… [{} more bytes]", &cleaned[..end], cleaned.len() - end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(raw: &str, expect: &str) {
+        let cleaned = clean(raw.as_bytes());
+        assert_eq!(match_text(&cleaned), expect, "for {raw:?}");
+    }
+
+    #[test]
+    fn prefixes() {
+        let msg = "NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.";
+        check(&format!("[ 2384.559823] {msg}"), msg);
+        check(&format!("[2384.559823] {msg}"), msg);
+        check(&format!("[Sun Feb 23 16:24:18 2025] {msg}"), msg);
+        check(&format!("[Tue Mar  5 10:12:44 2024] {msg}"), msg);
+        check(&format!("[  130.456250] [ T1946] {msg}"), msg);
+        check(&format!("Feb  1 14:25:31 gpu-a100-07 kernel: {msg}"), msg);
+        check(
+            &format!("Nov 29 03:17:00 gpu-a100-07 kernel: [ 4216.350214] {msg}"),
+            msg,
+        );
+        check(&format!("Nov 29 03:17:00.123456 gpu01 kernel: {msg}"), msg);
+        check(
+            &format!("2026-11-29T03:17:00+0800 gpu01 kernel: {msg}"),
+            msg,
+        );
+        check(
+            &format!("2026-11-29T03:17:00.123456+08:00 gpu01 containerd[812]: {msg}"),
+            msg,
+        );
+        check(
+            &format!("Sun 2026-11-29 03:17:00 CST gpu01 kernel: {msg}"),
+            msg,
+        );
+        check(&format!("2026-11-29T03:17:00.123456789Z {msg}"), msg);
+        check(
+            &format!("2026-11-29T03:17:00.123456789Z stdout F {msg}"),
+            msg,
+        );
+        check(&format!("<3>[   12.345678] {msg}"), msg);
+        check(&format!("kern  :err   : [   12.345678] {msg}"), msg);
+        check(&format!("[pod/trainer-0/pytorch] {msg}"), msg);
+        check(&format!("trainer-1  | {msg}"), msg);
+        check(msg, msg);
+    }
+
+    #[test]
+    fn a_message_that_merely_looks_like_a_header_keeps_its_words() {
+        check(
+            "RuntimeError: CUDA error: out of memory",
+            "RuntimeError: CUDA error: out of memory",
+        );
+        check(
+            "NCCL INFO Bootstrap : Using eth0",
+            "NCCL INFO Bootstrap : Using eth0",
+        );
+    }
+
+    #[test]
+    fn dirty_bytes() {
+        check("\x1b[31mNVRM: Xid\x1b[0m 79\r\n", "NVRM: Xid 79");
+        check("NV\0RM", "NVRM");
+        check("\x1b]0;title\x07ok", "ok");
+        let cleaned = clean(b"bad \xff\xfe utf8");
+        assert_eq!(cleaned, "bad \u{fffd}\u{fffd} utf8");
+        assert_eq!(clean(b""), "");
+    }
+
+    #[test]
+    fn syslog_escapes_become_lines() {
+        check(
+            "Nov 29 03:17:00 h python[12]: Traceback (most recent call last):#012  File \"x.py\", line 1#012RuntimeError: CUDA error#011x",
+            "Traceback (most recent call last):\n  File \"x.py\", line 1\nRuntimeError: CUDA error\tx",
+        );
+        assert_eq!(
+            decode_syslog_escapes("issue #0 is fine"),
+            "issue #0 is fine"
+        );
+    }
+
+    #[test]
+    fn display_cuts_long_lines_on_char_boundaries() {
+        let long = "掉".repeat(3000);
+        let shown = display(&long);
+        assert!(shown.len() < 4100);
+        assert!(shown.ends_with("more bytes]"));
+    }
+}

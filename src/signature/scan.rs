@@ -1,0 +1,487 @@
+//! The streaming scan: bytes in, hits and unexplained lines out, in bounded memory.
+//!
+//! Input is pushed in pieces ([`Scanner::feed`]); complete lines are scanned in chunks with one
+//! Aho-Corasick pass for the literals of all signatures (and the error words). Only lines where a
+//! literal occurs are cleaned, stripped of their prefix and given to the regexes of the signatures
+//! that literal belongs to. Window signatures (`lines: N`) need neighbouring lines, so the last
+//! `max_window - 1` lines of a chunk are carried into the next one and window checks near the end of
+//! a chunk wait until their lines have arrived.
+
+use std::collections::{BTreeSet, HashMap};
+
+use memchr::{memchr, memchr_iter, memrchr};
+
+use super::compile::{Engine, Target};
+use super::normalize::{clean, display, match_text};
+
+/// Bytes scanned per pass.
+pub const CHUNK: usize = 4 << 20;
+/// A line longer than this is scanned in pieces of this size.
+pub const MAX_LINE: usize = 8 << 20;
+/// Hits kept per signature (all are counted).
+pub const MAX_HITS_PER_SIG: usize = 100;
+/// Distinct unexplained lines kept (all are counted).
+pub const MAX_UNEXPLAINED: usize = 50;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    pub sig: u32,
+    /// 1-based line number of the first line of the match.
+    pub line: u64,
+    pub last_line: u64,
+    /// The original line(s), cleaned, for display.
+    pub text: String,
+    pub captures: Vec<(String, String)>,
+}
+
+#[derive(Debug, Default, Clone)]
+pub struct SigHits {
+    pub count: u64,
+    pub hits: Vec<Hit>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnexplainedLine {
+    pub line: u64,
+    pub text: String,
+    /// How many lines had this shape.
+    pub count: u64,
+}
+
+#[derive(Debug, Default)]
+pub struct ScanOutput {
+    /// Indexed like `Engine::sigs`.
+    pub sigs: Vec<SigHits>,
+    pub unexplained: Vec<UnexplainedLine>,
+    pub unexplained_total: u64,
+    pub bytes: u64,
+    pub lines: u64,
+}
+
+pub struct Scanner<'e> {
+    engine: &'e Engine,
+    buf: Vec<u8>,
+    /// Line number of the first line in `buf`.
+    base_line: u64,
+    /// Bytes of `buf` before this offset were scanned already (kept as window context).
+    scanned: usize,
+    pending_windows: Vec<(u32, u64)>,
+    pending_unexplained: Vec<(u64, String, String)>,
+    explained: BTreeSet<u64>,
+    last_window_start: HashMap<u32, u64>,
+    out: ScanOutput,
+    unexplained_index: HashMap<String, usize>,
+}
+
+struct Candidate {
+    start: usize,
+    end: usize,
+    line: u64,
+    sigs: Vec<u32>,
+    error_word: bool,
+}
+
+impl<'e> Scanner<'e> {
+    pub fn new(engine: &'e Engine) -> Scanner<'e> {
+        Scanner {
+            engine,
+            buf: Vec::new(),
+            base_line: 1,
+            scanned: 0,
+            pending_windows: Vec::new(),
+            pending_unexplained: Vec::new(),
+            explained: BTreeSet::new(),
+            last_window_start: HashMap::new(),
+            out: ScanOutput {
+                sigs: vec![SigHits::default(); engine.sigs.len()],
+                ..ScanOutput::default()
+            },
+            unexplained_index: HashMap::new(),
+        }
+    }
+
+    /// Adds input; scans whatever complete lines have piled up.
+    pub fn feed(&mut self, data: &[u8]) {
+        self.out.bytes += data.len() as u64;
+        for piece in data.chunks(CHUNK) {
+            self.buf.extend_from_slice(piece);
+            if self.buf.len() - self.scanned >= CHUNK {
+                self.process(false);
+            }
+        }
+    }
+
+    /// Scans the rest and returns everything found.
+    pub fn finish(mut self) -> ScanOutput {
+        self.process(true);
+        let mut out = self.out;
+        for sig in &mut out.sigs {
+            sig.hits.sort_by_key(|h| h.line);
+        }
+        out
+    }
+
+    fn process(&mut self, eof: bool) {
+        let region_start = self.scanned;
+        let (end, cut) = if eof {
+            (self.buf.len(), false)
+        } else {
+            match memrchr(b'\n', &self.buf[region_start..]) {
+                Some(p) => (region_start + p + 1, false),
+                None if self.buf.len() - region_start >= MAX_LINE => {
+                    (region_start + MAX_LINE, true)
+                }
+                None => return,
+            }
+        };
+        // Line numbers: newlines before the region, and the last line the region completes.
+        let lines_before = memchr_iter(b'\n', &self.buf[..region_start]).count() as u64;
+        let region_newlines = memchr_iter(b'\n', &self.buf[region_start..end]).count() as u64;
+        let first_region_line = self.base_line + lines_before;
+        let last_complete_line = if eof || cut {
+            first_region_line + region_newlines
+        } else {
+            first_region_line + region_newlines - 1
+        };
+        if eof {
+            let partial = end > region_start && self.buf[end - 1] != b'\n';
+            let total = first_region_line - 1 + region_newlines + u64::from(partial);
+            self.out.lines = self.out.lines.max(total);
+        }
+
+        // Windows that were waiting for lines of this chunk.
+        let waiting = std::mem::take(&mut self.pending_windows);
+        for (sig, line) in waiting {
+            self.try_window(sig, line, last_complete_line, eof);
+        }
+
+        let candidates = self.candidates(region_start, end, first_region_line);
+        for candidate in candidates {
+            self.check_line(&candidate, last_complete_line, eof);
+        }
+        if !self.engine.fallback.is_empty() {
+            self.fallback_pass(region_start, end, first_region_line);
+        }
+
+        if !eof {
+            self.out.lines = self.out.lines.max(last_complete_line);
+        }
+        self.resolve_unexplained(last_complete_line, eof);
+
+        // Keep the last `max_window - 1` complete lines as context, and the partial line.
+        let keep_from = if cut {
+            end
+        } else {
+            let mut keep = end;
+            for _ in 1..self.engine.max_window {
+                if keep == 0 {
+                    break;
+                }
+                keep = memrchr(b'\n', &self.buf[..keep - 1]).map_or(0, |p| p + 1);
+            }
+            keep
+        };
+        let dropped_lines = memchr_iter(b'\n', &self.buf[..keep_from]).count() as u64;
+        self.buf.drain(..keep_from);
+        self.base_line += dropped_lines;
+        self.scanned = end - keep_from;
+        if let Some(&(first, _, _)) = self.pending_unexplained.first() {
+            self.explained = self.explained.split_off(&first);
+        } else {
+            let floor = self.base_line.saturating_sub(self.engine.max_window as u64);
+            self.explained = self.explained.split_off(&floor);
+        }
+    }
+
+    /// Lines of `buf[start..end]` that contain a literal, with the signatures to try on each.
+    fn candidates(&mut self, start: usize, end: usize, first_line: u64) -> Vec<Candidate> {
+        let haystack = &self.buf[start..end];
+        let mut found: Vec<(usize, usize)> = self
+            .engine
+            .automaton
+            .find_overlapping_iter(haystack)
+            .map(|m| (start + m.start(), m.pattern().as_usize()))
+            .collect();
+        found.sort_unstable();
+        let mut out: Vec<Candidate> = Vec::new();
+        let mut counted_to = start;
+        let mut line = first_line;
+        for (pos, pattern) in found {
+            let in_last = out.last().is_some_and(|c| pos < c.end);
+            if !in_last {
+                let line_start =
+                    memrchr(b'\n', &self.buf[start..pos]).map_or(start, |p| start + p + 1);
+                let line_end = memchr(b'\n', &self.buf[pos..end]).map_or(end, |p| pos + p + 1);
+                line += memchr_iter(b'\n', &self.buf[counted_to..line_start]).count() as u64;
+                counted_to = line_start;
+                out.push(Candidate {
+                    start: line_start,
+                    end: line_end,
+                    line,
+                    sigs: Vec::new(),
+                    error_word: false,
+                });
+            }
+            let candidate = out.last_mut().expect("pushed above");
+            for target in &self.engine.targets[pattern] {
+                match *target {
+                    Target::Sig(s) => {
+                        if !candidate.sigs.contains(&s) {
+                            candidate.sigs.push(s)
+                        }
+                    }
+                    Target::ErrorWord => candidate.error_word = true,
+                }
+            }
+        }
+        out
+    }
+
+    fn check_line(&mut self, candidate: &Candidate, last_complete_line: u64, eof: bool) {
+        let engine = self.engine;
+        let cleaned = clean(&self.buf[candidate.start..candidate.end]).into_owned();
+        let text = match_text(&cleaned);
+        let mut explained = false;
+        for &s in &candidate.sigs {
+            let sig = &engine.sigs[s as usize];
+            if sig.lines > 1 {
+                self.try_window(s, candidate.line, last_complete_line, eof);
+                continue;
+            }
+            let Some(regex) = sig.regex() else { continue };
+            for segment in text.split('\n') {
+                if let Some(caps) = regex.captures(segment) {
+                    let captures = named_captures(regex, &caps);
+                    record(
+                        &mut self.out.sigs[s as usize],
+                        Hit {
+                            sig: s,
+                            line: candidate.line,
+                            last_line: candidate.line,
+                            text: display(&cleaned),
+                            captures,
+                        },
+                    );
+                    explained = true;
+                    break;
+                }
+            }
+        }
+        if explained {
+            self.explained.insert(candidate.line);
+        } else if candidate.error_word && looks_like_error(&text) {
+            self.pending_unexplained
+                .push((candidate.line, display(&cleaned), shape(&text)));
+        }
+    }
+
+    /// Signatures without literals: every line goes through their set.
+    fn fallback_pass(&mut self, start: usize, end: usize, first_line: u64) {
+        let Some(set) = &self.engine.fallback_set else {
+            return;
+        };
+        let mut line = first_line;
+        let mut pos = start;
+        while pos < end {
+            let line_end = memchr(b'\n', &self.buf[pos..end]).map_or(end, |p| pos + p + 1);
+            let cleaned = clean(&self.buf[pos..line_end]);
+            let text = match_text(&cleaned);
+            let matched: Vec<usize> = set.matches(&text).into_iter().collect();
+            for i in matched {
+                let s = self.engine.fallback[i];
+                let sig = &self.engine.sigs[s as usize];
+                let Some(regex) = sig.regex() else { continue };
+                if let Some(caps) = regex.captures(&text) {
+                    let captures = named_captures(regex, &caps);
+                    record(
+                        &mut self.out.sigs[s as usize],
+                        Hit {
+                            sig: s,
+                            line,
+                            last_line: line,
+                            text: display(&cleaned),
+                            captures,
+                        },
+                    );
+                    self.explained.insert(line);
+                }
+            }
+            line += 1;
+            pos = line_end;
+        }
+    }
+
+    /// Checks window signature `s` around `line`, now if its lines are all here, else later.
+    fn try_window(&mut self, s: u32, line: u64, last_complete_line: u64, eof: bool) {
+        let width = self.engine.sigs[s as usize].lines as u64;
+        let want_last = line + width - 1;
+        if !eof && want_last > last_complete_line {
+            self.pending_windows.push((s, line));
+            return;
+        }
+        let want_first = line.saturating_sub(width - 1).max(self.base_line);
+        let want_last = want_last.min(last_complete_line);
+        // Byte ranges of lines want_first..=want_last.
+        let mut spans = Vec::new();
+        let mut pos = 0;
+        let mut n = self.base_line;
+        while pos < self.buf.len() && n <= want_last {
+            let line_end = memchr(b'\n', &self.buf[pos..]).map_or(self.buf.len(), |p| pos + p + 1);
+            if n >= want_first {
+                spans.push((n, pos, line_end));
+            }
+            n += 1;
+            pos = line_end;
+        }
+        let sig = &self.engine.sigs[s as usize];
+        let Some(regex) = sig.regex() else { return };
+        let cleaned: Vec<String> = spans
+            .iter()
+            .map(|&(_, a, b)| clean(&self.buf[a..b]).into_owned())
+            .collect();
+        let mut joined = String::new();
+        let mut starts = Vec::with_capacity(spans.len());
+        for (i, c) in cleaned.iter().enumerate() {
+            if i > 0 {
+                joined.push('\n');
+            }
+            starts.push(joined.len());
+            joined.push_str(&match_text(c));
+        }
+        let line_at = |offset: usize| starts.partition_point(|&s| s <= offset).saturating_sub(1);
+        for caps in regex.captures_iter(&joined) {
+            let m = caps.get(0).expect("group 0 always matches");
+            let first = line_at(m.start());
+            let last = line_at(m.end().saturating_sub(1).max(m.start()));
+            let first_no = spans[first].0;
+            if self
+                .last_window_start
+                .get(&s)
+                .is_some_and(|&l| l >= first_no)
+            {
+                continue;
+            }
+            self.last_window_start.insert(s, first_no);
+            let text = cleaned[first..=last]
+                .iter()
+                .map(|c| display(c))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let captures = named_captures(regex, &caps);
+            record(
+                &mut self.out.sigs[s as usize],
+                Hit {
+                    sig: s,
+                    line: first_no,
+                    last_line: spans[last].0,
+                    text,
+                    captures,
+                },
+            );
+            for l in first_no..=spans[last].0 {
+                self.explained.insert(l);
+            }
+        }
+    }
+
+    /// Decides the unexplained lines that no window check can still explain.
+    fn resolve_unexplained(&mut self, last_complete_line: u64, eof: bool) {
+        let reach = self.engine.max_window as u64 - 1;
+        let mut limit = if eof {
+            u64::MAX
+        } else {
+            last_complete_line.saturating_sub(reach)
+        };
+        if let Some(min_pending) = self.pending_windows.iter().map(|&(_, l)| l).min()
+            && !eof
+        {
+            limit = limit.min(min_pending.saturating_sub(reach + 1));
+        }
+        let pending = std::mem::take(&mut self.pending_unexplained);
+        for (line, text, key) in pending {
+            if line > limit {
+                self.pending_unexplained.push((line, text, key));
+                continue;
+            }
+            if self.explained.contains(&line) {
+                continue;
+            }
+            self.out.unexplained_total += 1;
+            match self.unexplained_index.get(&key) {
+                Some(&i) => self.out.unexplained[i].count += 1,
+                None if self.out.unexplained.len() < MAX_UNEXPLAINED => {
+                    self.unexplained_index
+                        .insert(key, self.out.unexplained.len());
+                    self.out.unexplained.push(UnexplainedLine {
+                        line,
+                        text,
+                        count: 1,
+                    });
+                }
+                None => {}
+            }
+        }
+    }
+}
+
+fn record(hits: &mut SigHits, hit: Hit) {
+    hits.count += 1;
+    if hits.hits.len() < MAX_HITS_PER_SIG {
+        hits.hits.push(hit);
+    }
+}
+
+fn named_captures(regex: &regex::Regex, caps: &regex::Captures<'_>) -> Vec<(String, String)> {
+    regex
+        .capture_names()
+        .flatten()
+        .filter_map(|name| {
+            caps.name(name)
+                .map(|m| (name.to_string(), display(m.as_str().trim())))
+        })
+        .collect()
+}
+
+/// A line with an error word that is really fine ("0 errors", the driver's load banner).
+fn looks_like_error(text: &str) -> bool {
+    static BENIGN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\b(?:0|no|zero) (?:errors?|failures?)\b|\berrors?[:=] ?0\b|NVRM: loading NVIDIA|\bfail-?over\b|\bfailsafe\b|error[_ ]?(?:count|rate|handling|reporting|injection)\b|\bcorrected error\b.*\b0\b",
+        )
+        .expect("valid")
+    });
+    !BENIGN.is_match(text)
+}
+
+/// The shape of a line for de-duplication: tokens with digits (numbers, addresses, pids, versions)
+/// all look alike.
+pub fn shape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for token in text.split_inclusive(|c: char| !c.is_alphanumeric()) {
+        let (word, sep) = match token.char_indices().last() {
+            Some((i, c)) if !c.is_alphanumeric() => (&token[..i], &token[i..]),
+            _ => (token, ""),
+        };
+        if word.chars().any(|c| c.is_ascii_digit()) {
+            out.push('#');
+        } else {
+            out.push_str(word);
+        }
+        out.push_str(sep);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shape;
+
+    #[test]
+    fn shapes_ignore_numbers() {
+        assert_eq!(
+            shape("task python3:1234 blocked for more than 120 seconds"),
+            shape("task python3:99 blocked for more than 240 seconds")
+        );
+        assert_ne!(shape("disk sda failed"), shape("disk sda ok"));
+    }
+}
