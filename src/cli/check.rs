@@ -72,7 +72,7 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
         }
         writeln!(
             out,
-            "{} runbooks, {} signatures, {} incidents: {} error(s), {} warning(s)",
+            "{} runbooks, {} signatures, {} incident(s): {} error(s), {} warning(s)",
             summary.runbooks,
             summary.signatures,
             summary.incidents,

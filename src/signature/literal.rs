@@ -23,6 +23,43 @@ struct Info {
     exact: Option<Set>,
     /// The best set of strings one of which every match contains.
     required: Option<Set>,
+    /// The best such set with at most `SMALL` members, for alternations that would overflow.
+    small: Option<Set>,
+}
+
+const SMALL: usize = 4;
+
+impl Info {
+    fn exact(set: Option<Set>) -> Info {
+        let required = set.clone().and_then(normalize);
+        Info {
+            small: required.clone().filter(|r| r.len() <= SMALL),
+            exact: set,
+            required,
+        }
+    }
+
+    fn nothing() -> Info {
+        Info::default()
+    }
+}
+
+/// Keeps the best candidate overall and the best small one.
+#[derive(Default)]
+struct Best {
+    any: Option<Set>,
+    small: Option<Set>,
+}
+
+impl Best {
+    fn offer(&mut self, set: Option<Set>) {
+        if let Some(set) = set {
+            if set.len() <= SMALL {
+                self.small = better(self.small.take(), Some(set.clone()));
+            }
+            self.any = better(self.any.take(), Some(set));
+        }
+    }
 }
 
 /// The required literal set of a parsed pattern, if a useful one exists.
@@ -139,22 +176,10 @@ fn analyze(hir: &Hir) -> Info {
     match hir.kind() {
         HirKind::Empty | HirKind::Look(_) => Info {
             exact: Some(vec![Vec::new()]),
-            required: None,
+            ..Info::nothing()
         },
-        HirKind::Literal(lit) => {
-            let s = lower(&lit.0);
-            Info {
-                exact: Some(vec![s.clone()]),
-                required: normalize(vec![s]),
-            }
-        }
-        HirKind::Class(class) => {
-            let exact = class_strings(class);
-            Info {
-                required: exact.clone().and_then(normalize),
-                exact,
-            }
-        }
+        HirKind::Literal(lit) => Info::exact(Some(vec![lower(&lit.0)])),
+        HirKind::Class(class) => Info::exact(class_strings(class)),
         HirKind::Capture(cap) => analyze(&cap.sub),
         HirKind::Repetition(rep) => {
             let sub = analyze(&rep.sub);
@@ -169,53 +194,53 @@ fn analyze(hir: &Hir) -> Info {
                 };
                 Info {
                     exact,
-                    required: None,
+                    ..Info::nothing()
                 }
             } else {
-                let exact = match (rep.min, rep.max) {
-                    (1, Some(1)) => sub.exact.clone(),
-                    _ => None,
-                };
+                let once = matches!((rep.min, rep.max), (1, Some(1)));
                 Info {
-                    exact,
-                    required: better(sub.exact.and_then(normalize), sub.required),
+                    exact: if once { sub.exact } else { None },
+                    required: sub.required,
+                    small: sub.small,
                 }
             }
         }
         HirKind::Concat(children) => {
-            let mut candidate: Option<Set> = None;
+            let mut best = Best::default();
             let mut run: Option<Set> = Some(vec![Vec::new()]);
             let mut all_exact = true;
             for child in children {
                 let info = analyze(child);
                 match info.exact {
                     Some(exact) => {
-                        let joined = run.as_ref().and_then(|r| cross(r, &exact));
-                        match joined {
-                            Some(j) => run = Some(j),
+                        // Every prefix of the run is required too: offer it before it branches.
+                        if exact.len() > 1 {
+                            best.offer(run.clone().and_then(normalize));
+                        }
+                        match run.as_ref().and_then(|r| cross(r, &exact)) {
+                            Some(joined) => run = Some(joined),
                             None => {
-                                // The run is full: keep it as a candidate and start again.
                                 all_exact = false;
-                                let done = run.take().and_then(normalize);
-                                candidate = better(candidate, done);
+                                best.offer(run.take().and_then(normalize));
                                 run = Some(exact);
                             }
                         }
                     }
                     None => {
                         all_exact = false;
-                        let done = run.take().and_then(normalize);
-                        candidate = better(candidate, done);
-                        candidate = better(candidate, info.required);
+                        best.offer(run.take().and_then(normalize));
+                        best.offer(info.required);
+                        best.offer(info.small);
                         run = Some(vec![Vec::new()]);
                     }
                 }
             }
             let exact = if all_exact { run.clone() } else { None };
-            let done = run.and_then(normalize);
+            best.offer(run.and_then(normalize));
             Info {
                 exact,
-                required: better(candidate, done),
+                required: best.any,
+                small: best.small,
             }
         }
         HirKind::Alternation(children) => {
@@ -226,13 +251,23 @@ fn analyze(hir: &Hir) -> Info {
                 .collect::<Option<Vec<Set>>>()
                 .map(|sets| sets.concat())
                 .filter(|s| s.len() <= MAX_SET);
-            let required = infos
-                .into_iter()
-                .map(|i| better(i.exact.and_then(normalize), i.required))
-                .collect::<Option<Vec<Set>>>()
-                .map(|sets| sets.concat())
-                .and_then(normalize);
-            Info { exact, required }
+            let union = |pick: fn(&Info) -> Option<Set>| {
+                infos
+                    .iter()
+                    .map(pick)
+                    .collect::<Option<Vec<Set>>>()
+                    .map(|sets| sets.concat())
+                    .and_then(normalize)
+            };
+            let required =
+                union(|i| better(i.exact.clone().and_then(normalize), i.required.clone()))
+                    .or_else(|| union(|i| i.small.clone()));
+            let small = union(|i| i.small.clone()).filter(|s| s.len() <= SMALL);
+            Info {
+                exact,
+                required,
+                small,
+            }
         }
     }
 }
@@ -303,6 +338,20 @@ mod tests {
         check(r"\d+\s+\w+", &[]);
         check(r"a|bc", &[]);
         check(r".*", &[]);
+    }
+
+    #[test]
+    fn a_branching_run_still_offers_its_common_prefix() {
+        // Regression: the optional parts after `cuInit` made 32 variants, and the alternation with
+        // two more branches overflowed, leaving the signature without any literal.
+        check(
+            r"(?:cuInit(?:\(0\))?(?: failed)?:? ?(?:CUDA_ERROR_UNKNOWN|unknown)|failed call to cuInit: CUDA_ERROR_UNKNOWN|cudaGetDeviceCount returned (?:30|999)\b)",
+            &[
+                "cudagetdevicecount returned 30",
+                "cudagetdevicecount returned 999",
+                "cuinit",
+            ],
+        );
     }
 
     #[test]

@@ -8,6 +8,8 @@ mod literal;
 pub mod normalize;
 pub mod portable;
 mod scan;
+#[cfg(test)]
+mod tests;
 
 pub use compile::{CompileProblem, ERROR_WORDS, Engine, Sig, build_regex};
 pub use literal::required_literals;
@@ -332,7 +334,7 @@ pub fn render_explain(template: &str, captures: &BTreeMap<String, String>) -> St
 }
 
 #[cfg(test)]
-mod tests {
+mod explain_tests {
     use super::*;
 
     #[test]

@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, HashMap};
 use memchr::{memchr, memchr_iter, memrchr};
 
 use super::compile::{Engine, Target};
-use super::normalize::{clean, display, match_text};
+use super::normalize::{clean, display, match_text, strip_controls};
 
 /// Bytes scanned per pass.
 pub const CHUNK: usize = 4 << 20;
@@ -60,6 +60,8 @@ pub struct ScanOutput {
 
 pub struct Scanner<'e> {
     engine: &'e Engine,
+    chunk: usize,
+    max_line: usize,
     buf: Vec<u8>,
     /// Line number of the first line in `buf`.
     base_line: u64,
@@ -83,8 +85,15 @@ struct Candidate {
 
 impl<'e> Scanner<'e> {
     pub fn new(engine: &'e Engine) -> Scanner<'e> {
+        Scanner::with_sizes(engine, CHUNK, MAX_LINE)
+    }
+
+    /// A scanner with other chunk and line limits (tests use tiny ones to cross every boundary).
+    pub fn with_sizes(engine: &'e Engine, chunk: usize, max_line: usize) -> Scanner<'e> {
         Scanner {
             engine,
+            chunk: chunk.max(1),
+            max_line: max_line.max(1),
             buf: Vec::new(),
             base_line: 1,
             scanned: 0,
@@ -103,9 +112,9 @@ impl<'e> Scanner<'e> {
     /// Adds input; scans whatever complete lines have piled up.
     pub fn feed(&mut self, data: &[u8]) {
         self.out.bytes += data.len() as u64;
-        for piece in data.chunks(CHUNK) {
+        for piece in data.chunks(self.chunk) {
             self.buf.extend_from_slice(piece);
-            if self.buf.len() - self.scanned >= CHUNK {
+            if self.buf.len() - self.scanned >= self.chunk {
                 self.process(false);
             }
         }
@@ -123,13 +132,14 @@ impl<'e> Scanner<'e> {
 
     fn process(&mut self, eof: bool) {
         let region_start = self.scanned;
+        strip_controls(&mut self.buf, region_start);
         let (end, cut) = if eof {
             (self.buf.len(), false)
         } else {
             match memrchr(b'\n', &self.buf[region_start..]) {
                 Some(p) => (region_start + p + 1, false),
-                None if self.buf.len() - region_start >= MAX_LINE => {
-                    (region_start + MAX_LINE, true)
+                None if self.buf.len() - region_start >= self.max_line => {
+                    (region_start + self.max_line, true)
                 }
                 None => return,
             }

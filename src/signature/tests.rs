@@ -1,0 +1,209 @@
+use std::path::Path;
+
+use super::*;
+use crate::doc::Runbook;
+use crate::library::Library;
+
+fn runbook(id: &str, severity: &str, signatures: &str) -> Runbook {
+    let text = format!(
+        "---\ntitle: {id}\nsummary: s\nseverity: {severity}\nsignatures:\n{signatures}---\n## Fix\n"
+    );
+    let (runbook, problems) = Runbook::parse(Path::new(&format!("runbooks/{id}.md")), &text);
+    assert!(problems.is_empty(), "{problems:?}");
+    runbook.unwrap()
+}
+
+fn library() -> Library {
+    let runbooks = vec![
+        runbook(
+            "mismatch",
+            "critical",
+            r#"  - id: api-mismatch
+    pattern: 'NVRM: API mismatch: the client (?:''(?P<proc>[^'']*)'' \(pid \d+\)\s*(?:NVRM:\s*)?)?has the version (?P<client>\d+(?:\.\d+)+), but\s*(?:NVRM:\s*)?this kernel module has\s*(?:NVRM:\s*)?the version (?P<kernel>\d+(?:\.\d+)+)'
+    lines: 3
+  - id: nvml-mismatch
+    pattern: 'Driver/library version mismatch'
+  - id: cannot-talk
+    pattern: 'couldn''t communicate with the NVIDIA driver'
+    weight: 0.3
+"#,
+        ),
+        runbook(
+            "not-loaded",
+            "high",
+            r#"  - id: not-loaded-smi
+    pattern: 'couldn''t communicate with the NVIDIA driver'
+    weight: 0.3
+  - id: modprobe-missing
+    pattern: 'modprobe: FATAL: Module (?P<module>\S+) not found'
+"#,
+        ),
+        runbook(
+            "fallen",
+            "critical",
+            r#"  - id: xid79
+    pattern: 'NVRM: Xid \(PCI:(?P<pci>[0-9a-f:]+)\): (?P<xid>79)\b'
+  - id: no-literal
+    pattern: '^\d+ \w+ \d+$'
+"#,
+        ),
+    ];
+    Library::from_documents(Path::new("."), runbooks, Vec::new(), Vec::new())
+}
+
+const LOG: &str = "[    5.1] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.104.05
+[ 4216.3] NVRM: API mismatch: the client 'nvidia-smi' (pid 181223)
+[ 4216.3] NVRM: has the version 550.54.15, but this kernel module has
+[ 4216.3] NVRM: the version 545.23.08.  Please make sure that this
+NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.
+Failed to initialize NVML: Driver/library version mismatch
+Nov 29 03:17:00 gpu07 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1, name=x, GPU has fallen off the bus.
+some unknown failure 0x1
+some unknown failure 0x2
+12 words 34
+";
+
+type Seen = (Vec<(String, u64, Vec<(String, String)>)>, Vec<(u64, u64)>);
+
+fn scan(matcher: &Matcher, input: &[u8], chunk: usize, max_line: usize) -> Seen {
+    let mut scanner = Scanner::with_sizes(&matcher.engine, chunk, max_line);
+    for piece in input.chunks(chunk.max(1)) {
+        scanner.feed(piece);
+    }
+    let out = scanner.finish();
+    let mut hits = Vec::new();
+    for (s, h) in out.sigs.iter().enumerate() {
+        for hit in &h.hits {
+            hits.push((
+                matcher.engine.sigs[s].id.clone(),
+                hit.line,
+                hit.captures.clone(),
+            ));
+        }
+    }
+    hits.sort();
+    (
+        hits,
+        out.unexplained.iter().map(|u| (u.line, u.count)).collect(),
+    )
+}
+
+#[test]
+fn same_result_whatever_the_chunk_size() {
+    let matcher = Matcher::new(&library());
+    let whole = scan(&matcher, LOG.as_bytes(), 1 << 20, 1 << 20);
+    let ids: Vec<&str> = whole.0.iter().map(|h| h.0.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "api-mismatch",
+            "cannot-talk",
+            "no-literal",
+            "not-loaded-smi",
+            "nvml-mismatch",
+            "xid79"
+        ]
+    );
+    assert_eq!(
+        whole.0[0].1, 2,
+        "a window hit is reported at its first line"
+    );
+    assert_eq!(
+        whole.0[0].2,
+        [
+            ("proc".to_string(), "nvidia-smi".to_string()),
+            ("client".to_string(), "550.54.15".to_string()),
+            ("kernel".to_string(), "545.23.08".to_string())
+        ]
+    );
+    assert_eq!(
+        whole.1,
+        [(8, 2)],
+        "unexplained lines are deduplicated by shape"
+    );
+    for chunk in [1, 2, 3, 7, 16, 33, 64, 100, 257] {
+        assert_eq!(
+            scan(&matcher, LOG.as_bytes(), chunk, 1 << 20),
+            whole,
+            "chunk {chunk}"
+        );
+    }
+}
+
+#[test]
+fn a_window_match_explains_all_its_lines() {
+    let matcher = Matcher::new(&library());
+    let report = matcher.match_bytes(LOG.as_bytes(), None);
+    assert!(
+        report
+            .unexplained
+            .iter()
+            .all(|u| !(2..=4).contains(&u.line)),
+        "{:?}",
+        report.unexplained
+    );
+}
+
+#[test]
+fn the_cause_that_explains_more_ranks_first() {
+    let matcher = Matcher::new(&library());
+    let input = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\nmodprobe: FATAL: Module nvidia not found in directory /lib/modules/6.8.0\n";
+    let report = matcher.match_bytes(input.as_bytes(), None);
+    let ranked: Vec<&str> = report.causes.iter().map(|c| c.runbook.as_str()).collect();
+    assert_eq!(ranked, ["not-loaded", "mismatch"]);
+    assert!(report.causes[0].score > report.causes[1].score);
+    assert!(
+        report.causes[1].score < 0.3,
+        "a shared generic line alone is weak evidence"
+    );
+}
+
+#[test]
+fn lines_longer_than_the_limit_are_scanned_in_pieces() {
+    let matcher = Matcher::new(&library());
+    let mut input = "x".repeat(5000).into_bytes();
+    input.extend_from_slice(
+        b" Driver/library version mismatch\nFailed again: Driver/library version mismatch\n",
+    );
+    let (hits, _) = scan(&matcher, &input, 512, 1024);
+    let lines: Vec<u64> = hits
+        .iter()
+        .filter(|h| h.0 == "nvml-mismatch")
+        .map(|h| h.1)
+        .collect();
+    assert_eq!(
+        lines,
+        [1, 2],
+        "the cut line keeps its number and the next line still counts"
+    );
+}
+
+#[test]
+fn empty_and_binary_input() {
+    let matcher = Matcher::new(&library());
+    let report = matcher.match_bytes(b"", None);
+    assert!(report.causes.is_empty());
+    assert_eq!(report.stats.lines, 0);
+    let binary: Vec<u8> = (0..=255u8).cycle().take(100_000).collect();
+    let report = matcher.match_bytes(&binary, None);
+    assert!(report.causes.is_empty());
+    assert_eq!(report.stats.bytes, 100_000);
+}
+
+#[test]
+fn a_bad_pattern_is_skipped_and_the_rest_work() {
+    let mut library = library();
+    library.runbooks.push(runbook(
+        "broken",
+        "high",
+        "  - id: bad\n    pattern: 'unclosed (group'\n  - id: lookahead\n    pattern: 'a(?=b)'\n  - id: fine\n    pattern: 'totally fine marker'\n",
+    ));
+    let matcher = Matcher::new(&library);
+    assert_eq!(matcher.engine.problems.len(), 2);
+    let report = matcher.match_bytes(
+        b"totally fine marker\nGPU: NVRM: Xid (PCI:0000:3b:00): 79, x\n",
+        None,
+    );
+    let ids: Vec<&str> = report.causes.iter().map(|c| c.runbook.as_str()).collect();
+    assert_eq!(ids, ["fallen", "broken"]);
+}

@@ -1,0 +1,243 @@
+//! `lore match`: input shapes, prefixes, output contract, ranking, exit codes.
+
+use crate::{good_root, json, stderr, stdout};
+
+const API: &str = "NVRM: API mismatch: the client has the version 535.104.05, but this kernel module has the version 535.86.01.  Please";
+
+fn causes(value: &serde_json::Value) -> Vec<String> {
+    value["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["runbook"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn every_log_prefix_is_stripped() {
+    let root = good_root();
+    let prefixes = [
+        "[ 4216.350214] ",
+        "[4216.350214] ",
+        "[Sun Feb 23 16:24:18 2025] ",
+        "[  130.456250] [ T1946] ",
+        "Nov 29 03:17:41 gpu-a100-07 kernel: ",
+        "Nov 29 03:17:41 gpu-a100-07 kernel: [ 4216.350214] ",
+        "2026-11-29T03:17:41+0800 gpu-a100-07 kernel: ",
+        "Sun 2026-11-29 03:17:41 CST gpu-a100-07 kernel: ",
+        "2026-11-29T03:17:41.123456789Z ",
+        "2026-11-29T03:17:41.123456789Z stderr F ",
+        "<3>[ 4216.350214] ",
+    ];
+    for prefix in prefixes {
+        let line = format!("{prefix}{API}\n");
+        let out = root.lore(&["match", "--json"], line.as_bytes());
+        assert_eq!(out.status.code(), Some(0), "{prefix:?}: {}", stderr(&out));
+        let report = json(&out);
+        let hit = &report["causes"][0]["hits"][0];
+        assert_eq!(hit["captures"]["kernel"], "535.86.01", "{prefix:?}");
+        assert_eq!(
+            hit["text"],
+            line.trim_end(),
+            "the original line is kept for display"
+        );
+    }
+}
+
+#[test]
+fn syslog_escapes_split_a_traceback() {
+    let root = good_root();
+    let line = "Nov 29 03:18:02 gpu07 python[4412]: Traceback (most recent call last):#012  File \"t.py\", line 3#012pynvml: Failed to initialize NVML: Driver/library version mismatch\n";
+    let report = json(&root.lore(&["match", "--json"], line.as_bytes()));
+    assert_eq!(causes(&report), ["mismatch"]);
+    assert_eq!(report["causes"][0]["hits"][0]["signature"], "nvml-mismatch");
+}
+
+#[test]
+fn crlf_ansi_nul_and_invalid_utf8() {
+    let root = good_root();
+    let mut input = Vec::new();
+    input.extend_from_slice(b"\x1b[1;31m[ 4216.350214] NVRM: API mismatch: the client has the version 535.104.05, but this kernel module has the version 535.86.01.\x1b[0m\r\n");
+    input.extend_from_slice(b"bad bytes \xff\xfe\xfd here\r\n");
+    input.extend_from_slice(b"Failed to initialize NVML: Driver/\0library version mismatch\r\n");
+    let out = root.lore(&["match", "--json"], &input);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = json(&out);
+    let hits = report["causes"][0]["hits"].as_array().unwrap();
+    assert_eq!(hits.len(), 2, "{hits:?}");
+    assert_eq!(
+        hits[0]["captures"]["kernel"], "535.86.01",
+        "CR and colours are gone"
+    );
+    assert!(!hits[0]["text"].as_str().unwrap().contains('\x1b'));
+    assert_eq!(hits[1]["line"], 3);
+    assert_eq!(report["stats"]["lines"], 3);
+}
+
+#[test]
+fn a_ten_megabyte_line_does_not_hide_what_follows() {
+    let root = good_root();
+    let mut input = vec![b'A'; 10 << 20];
+    input.extend_from_slice(b"\nFailed to initialize NVML: Driver/library version mismatch\n");
+    let report = json(&root.lore(&["match", "--json"], &input));
+    assert_eq!(report["causes"][0]["hits"][0]["line"], 2);
+    let text = report["causes"][0]["hits"][0]["text"].as_str().unwrap();
+    assert!(text.len() < 200);
+}
+
+#[test]
+fn empty_input_finds_nothing_and_exits_1() {
+    let root = good_root();
+    let out = root.lore(&["match"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("no known cause"), "{}", stdout(&out));
+    let out = root.lore(&["match", "--json"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(json(&out)["causes"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn a_missing_file_is_an_error_exit_2() {
+    let root = good_root();
+    let out = root.lore(&["match", "/nonexistent/dmesg.txt"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("opening /nonexistent/dmesg.txt"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn reads_a_file_argument_and_dash() {
+    let root = good_root();
+    root.file("dmesg.txt", format!("{API}\n"));
+    let file = root.path().join("dmesg.txt");
+    let out = root.lore(&["match", file.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let out = root.lore(&["match", "-"], format!("{API}\n").as_bytes());
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn a_window_signature_spans_wrapped_lines() {
+    let root = good_root();
+    let input = "[ 1.0] NVRM: API mismatch: the client 'nvidia-smi' (pid 181223)\n[ 1.0] unrelated line in between? no: wrapped lines are consecutive\n";
+    assert_eq!(
+        root.lore(&["match"], input.as_bytes()).status.code(),
+        Some(1)
+    );
+    let input = "[ 1.0] NVRM: API mismatch: the client 'nvidia-smi' (pid 181223)\n[ 1.0] NVRM: has the version 550.54.15, but this kernel module has\n[ 1.0] NVRM: the version 545.23.08.  Please make sure that this\n";
+    let report = json(&root.lore(&["match", "--json"], input.as_bytes()));
+    let hit = &report["causes"][0]["hits"][0];
+    assert_eq!(hit["line"], 1);
+    assert_eq!(hit["last_line"], 3);
+    assert_eq!(hit["captures"]["pid"], "181223");
+    assert_eq!(hit["explain"], "client 550.54.15, kernel 545.23.08");
+    assert_eq!(hit["text"].as_str().unwrap().lines().count(), 3);
+}
+
+#[test]
+fn two_causes_ranked_with_the_json_contract() {
+    let root = good_root();
+    let input = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n\
+                 modprobe: FATAL: Module nvidia not found in directory /lib/modules/6.8.0\n\
+                 NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n\
+                 Failed to initialize NVML: Driver/library version mismatch\n\
+                 something else failed badly\n";
+    let out = root.lore(&["match", "--json"], input.as_bytes());
+    let report = json(&out);
+    assert_eq!(causes(&report), ["mismatch", "not-loaded"]);
+    let first = &report["causes"][0];
+    for key in [
+        "runbook",
+        "title",
+        "summary",
+        "severity",
+        "score",
+        "hits",
+        "incidents",
+    ] {
+        assert!(first.get(key).is_some(), "cause lacks {key}");
+    }
+    let hit = &first["hits"][0];
+    for key in ["signature", "line", "text", "captures"] {
+        assert!(hit.get(key).is_some(), "hit lacks {key}");
+    }
+    assert_eq!(report["unexplained"][0]["line"], 5);
+    assert_eq!(
+        report["unexplained"][0]["text"],
+        "something else failed badly"
+    );
+    for key in ["bytes", "lines", "elapsed_ms"] {
+        assert!(report["stats"].get(key).is_some());
+    }
+    let top = json(&root.lore(&["match", "--json", "--top", "1"], input.as_bytes()));
+    assert_eq!(causes(&top), ["mismatch"]);
+}
+
+#[test]
+fn human_output_names_cause_lines_captures_and_runbook() {
+    let root = good_root();
+    let out = root.lore(&["match"], format!("junk\n{API}\n").as_bytes());
+    let text = stdout(&out);
+    assert!(text.contains("1. mismatch  critical"), "{text}");
+    assert!(text.contains("line     2"), "{text}");
+    assert!(
+        text.contains("client=535.104.05 kernel=535.86.01"),
+        "{text}"
+    );
+    assert!(
+        text.contains("→ client 535.104.05, kernel 535.86.01"),
+        "{text}"
+    );
+    assert!(text.contains("runbook: runbooks/mismatch.md"), "{text}");
+    assert!(
+        !text.contains('\x1b'),
+        "no colour when stdout is not a terminal"
+    );
+}
+
+#[test]
+fn incidents_citing_the_runbook_or_hitting_it_are_attached() {
+    let root = good_root();
+    root.file(
+        "incidents/2026-04-03-cited.md",
+        "---\ntitle: Cited\nstarted_at: 2026-04-03T14:02:00+08:00\nrunbooks: [mismatch]\nhosts: [gpu-a100-07]\n---\n",
+    )
+    .file(
+        "incidents/2026-05-01-by-log.md",
+        "---\ntitle: By log\nstarted_at: 2026-05-01T01:00:00+08:00\n---\n## Supporting information\n```log\nFailed to initialize NVML: Driver/library version mismatch\n```\n",
+    )
+    .file("incidents/2026-06-01-other.md", "---\ntitle: Other\n---\nnothing\n");
+    let report = json(&root.lore(&["match", "--json"], format!("{API}\n").as_bytes()));
+    let incidents: Vec<&str> = report["causes"][0]["incidents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        incidents,
+        ["2026-05-01-by-log", "2026-04-03-cited"],
+        "newest first"
+    );
+}
+
+#[test]
+fn a_broken_runbook_beside_good_ones_does_not_stop_matching() {
+    let root = good_root();
+    root.file("runbooks/broken.md", "---\ntitle: [unclosed\n---\n")
+        .file(
+            "runbooks/bad-regex.md",
+            "---\ntitle: t\nseverity: low\nsignatures:\n  - id: bad\n    pattern: '(unclosed'\n---\n",
+        );
+    let out = root.lore(&["match", "--json"], format!("{API}\n").as_bytes());
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(causes(&json(&out)), ["mismatch"]);
+    assert!(
+        stderr(&out).contains("run `lore check`"),
+        "{}",
+        stderr(&out)
+    );
+}
