@@ -113,9 +113,10 @@ pub struct Engine {
     pub sigs: Vec<Sig>,
     /// Runbook ids and severities, by the index `Sig::runbook` refers to.
     pub runbooks: Vec<(String, Severity)>,
-    pub(crate) automaton: AhoCorasick,
+    pub automaton: AhoCorasick,
+    pub literals: Vec<Vec<u8>>,
     /// For each automaton pattern: the targets it stands for.
-    pub(crate) targets: Vec<Vec<Target>>,
+    pub targets: Vec<Vec<Target>>,
     /// Signatures without a useful literal, tried on every line through one set.
     pub(crate) fallback: Vec<u32>,
     pub(crate) fallback_set: Option<RegexSet>,
@@ -257,6 +258,7 @@ impl Engine {
             .map(|r| (r.id.clone(), r.severity))
             .collect();
         Engine {
+            literals: patterns.clone(),
             sigs,
             runbooks,
             automaton,
@@ -266,6 +268,10 @@ impl Engine {
             max_window,
             problems,
         }
+    }
+
+    pub fn debug_literal(&self, i: usize) -> String {
+        String::from_utf8_lossy(&self.literals[i]).into_owned()
     }
 
     /// Compiles every regex now (normally each is compiled when first needed) and returns the

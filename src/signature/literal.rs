@@ -8,7 +8,7 @@
 use regex_syntax::hir::{Class, Hir, HirKind};
 
 /// At most this many alternatives in one literal set: more and the set is too weak to be worth it.
-const MAX_SET: usize = 32;
+const MAX_SET: usize = 64;
 /// Literals longer than this are truncated to a prefix (still required, since any prefix of a
 /// required string is required).
 const MAX_LEN: usize = 48;
@@ -66,13 +66,81 @@ impl Best {
 pub fn required_literals(hir: &Hir) -> Option<Vec<Vec<u8>>> {
     let info = analyze(hir);
     let best = better(info.exact.and_then(normalize), info.required)?;
-    (quality(&best) >= MIN_USEFUL as f64).then_some(best)
+    let shortest = best.iter().map(Vec::len).min().unwrap_or(0);
+    (shortest >= MIN_USEFUL && best.len() <= MAX_SET).then_some(best)
 }
 
 /// Higher is more selective: the shortest member's length, a little less for larger sets.
 fn quality(set: &Set) -> f64 {
-    let min = set.iter().map(Vec::len).min().unwrap_or(0) as f64;
+    let min = set
+        .iter()
+        .map(|s| {
+            if is_commonplace(s) {
+                s.len() as f64 * 0.3
+            } else {
+                s.len() as f64
+            }
+        })
+        .fold(f64::INFINITY, f64::min);
     min - (set.len() as f64).log2() * 0.5
+}
+
+/// Words that start half the lines of a GPU node's logs. A literal made only of them ("nvrm: ",
+/// "mlx5_core", "nvme nvme") finds candidates everywhere, so any other literal is preferred.
+const COMMONPLACE: &[&str] = &[
+    "nvrm",
+    "nvidia",
+    "kernel",
+    "mlx5_core",
+    "mlx5",
+    "nvme",
+    "pcieport",
+    "pci",
+    "gpu",
+    "cuda",
+    "nccl",
+    "info",
+    "debug",
+    "notice",
+    "systemd",
+    "containerd",
+    "dockerd",
+    "kubelet",
+    "python",
+    "python3",
+    "torch",
+    "audit",
+    "usb",
+    "acpi",
+    "scsi",
+    "ata",
+    "ext4",
+    "xfs",
+    "ib",
+    "eth",
+    "net",
+    "the",
+    "and",
+    "for",
+    "to",
+    "of",
+    "in",
+    "on",
+    "at",
+    "is",
+    "a",
+];
+
+fn is_commonplace(literal: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(literal);
+    let mut words = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .peekable();
+    words.peek().is_some()
+        && words.all(|w| {
+            w.len() <= 2 || w.bytes().all(|b| b.is_ascii_digit()) || COMMONPLACE.contains(&w)
+        })
 }
 
 fn better(a: Option<Set>, b: Option<Set>) -> Option<Set> {
@@ -344,14 +412,28 @@ mod tests {
     fn a_branching_run_still_offers_its_common_prefix() {
         // Regression: the optional parts after `cuInit` made 32 variants, and the alternation with
         // two more branches overflowed, leaving the signature without any literal.
-        check(
+        let hir = regex_syntax::parse(
             r"(?:cuInit(?:\(0\))?(?: failed)?:? ?(?:CUDA_ERROR_UNKNOWN|unknown)|failed call to cuInit: CUDA_ERROR_UNKNOWN|cudaGetDeviceCount returned (?:30|999)\b)",
-            &[
-                "cudagetdevicecount returned 30",
-                "cudagetdevicecount returned 999",
-                "cuinit",
-            ],
+        )
+        .unwrap();
+        let set = required_literals(&hir).expect("a literal set");
+        for literal in set {
+            let literal = String::from_utf8(literal).unwrap();
+            assert!(
+                literal.starts_with("cuinit") || literal.starts_with("cudagetdevicecount"),
+                "{literal}"
+            );
+        }
+    }
+
+    #[test]
+    fn commonplace_prefixes_lose_to_the_message() {
+        check(
+            r"mlx5_core \S+: (?:device's health compromised|Fatal error \d+ detected)",
+            &["device's health compromised", "fatal error "],
         );
+        // Still better than nothing when it is all there is.
+        check(r"nvme nvme\d+: \w+", &["nvme nvme"]);
     }
 
     #[test]

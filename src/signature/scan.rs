@@ -8,6 +8,7 @@
 //! a chunk wait until their lines have arrived.
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::LazyLock;
 
 use memchr::{memchr, memchr_iter, memrchr};
 
@@ -204,51 +205,58 @@ impl<'e> Scanner<'e> {
     }
 
     /// Lines of `buf[start..end]` that contain a literal, with the signatures to try on each.
+    ///
+    /// The fast leftmost search finds the next line with any literal; only that line is then searched
+    /// for all (overlapping) literals, so a busy automaton never slows the scan of quiet lines.
     fn candidates(&mut self, start: usize, end: usize, first_line: u64) -> Vec<Candidate> {
-        let haystack = &self.buf[start..end];
-        let mut found: Vec<(usize, usize)> = self
-            .engine
-            .automaton
-            .find_overlapping_iter(haystack)
-            .map(|m| (start + m.start(), m.pattern().as_usize()))
-            .collect();
-        found.sort_unstable();
+        let automaton = &self.engine.automaton;
         let mut out: Vec<Candidate> = Vec::new();
         let mut counted_to = start;
         let mut line = first_line;
-        for (pos, pattern) in found {
-            let in_last = out.last().is_some_and(|c| pos < c.end);
-            if !in_last {
-                let line_start =
-                    memrchr(b'\n', &self.buf[start..pos]).map_or(start, |p| start + p + 1);
-                let line_end = memchr(b'\n', &self.buf[pos..end]).map_or(end, |p| pos + p + 1);
-                line += memchr_iter(b'\n', &self.buf[counted_to..line_start]).count() as u64;
-                counted_to = line_start;
-                out.push(Candidate {
-                    start: line_start,
-                    end: line_end,
-                    line,
-                    sigs: Vec::new(),
-                    error_word: false,
-                });
-            }
-            let candidate = out.last_mut().expect("pushed above");
-            for target in &self.engine.targets[pattern] {
-                match *target {
-                    Target::Sig(s) => {
-                        if !candidate.sigs.contains(&s) {
-                            candidate.sigs.push(s)
+        let mut pos = start;
+        while pos < end {
+            let Some(first) = automaton.find(&self.buf[pos..end]) else {
+                break;
+            };
+            let hit = pos + first.start();
+            let line_start = memrchr(b'\n', &self.buf[pos..hit]).map_or(pos, |p| pos + p + 1);
+            let line_end = memchr(b'\n', &self.buf[hit..end]).map_or(end, |p| hit + p + 1);
+            line += memchr_iter(b'\n', &self.buf[counted_to..line_start]).count() as u64;
+            counted_to = line_start;
+            let mut candidate = Candidate {
+                start: line_start,
+                end: line_end,
+                line,
+                sigs: Vec::new(),
+                error_word: false,
+            };
+            for m in automaton.find_overlapping_iter(&self.buf[line_start..line_end]) {
+                for target in &self.engine.targets[m.pattern().as_usize()] {
+                    match *target {
+                        Target::Sig(s) => {
+                            if !candidate.sigs.contains(&s) {
+                                candidate.sigs.push(s)
+                            }
                         }
+                        Target::ErrorWord => candidate.error_word = true,
                     }
-                    Target::ErrorWord => candidate.error_word = true,
                 }
             }
+            out.push(candidate);
+            pos = line_end;
         }
         out
     }
 
     fn check_line(&mut self, candidate: &Candidate, last_complete_line: u64, eof: bool) {
         let engine = self.engine;
+        // Lines that only carry an error word are common (every driver banner says NVRM): settle the
+        // harmless ones before paying for cleaning.
+        if candidate.sigs.is_empty()
+            && BENIGN_BYTES.is_match(&self.buf[candidate.start..candidate.end])
+        {
+            return;
+        }
         let cleaned = clean(&self.buf[candidate.start..candidate.end]).into_owned();
         let text = match_text(&cleaned);
         let mut explained = false;
@@ -452,15 +460,17 @@ fn named_captures(regex: &regex::Regex, caps: &regex::Captures<'_>) -> Vec<(Stri
         .collect()
 }
 
-/// A line with an error word that is really fine ("0 errors", the driver's load banner).
+/// Lines with an error word that are really fine: "0 errors", the driver's load banner, the GPU
+/// identity lines the driver prints.
+const BENIGN: &str = r"(?i)\b(?:0|no|zero) (?:errors?|failures?)\b|\berrors?[:=] ?0\b|NVRM: loading NVIDIA|NVRM: GPU at PCI:|NVRM: GPU Board Serial Number|\bfail-?over\b|\bfailsafe\b|error[_ ]?(?:count|rate|handling|reporting|injection)\b";
+
+static BENIGN_TEXT: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(BENIGN).expect("valid"));
+static BENIGN_BYTES: LazyLock<regex::bytes::Regex> =
+    LazyLock::new(|| regex::bytes::Regex::new(BENIGN).expect("valid"));
+
 fn looks_like_error(text: &str) -> bool {
-    static BENIGN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(
-            r"(?i)\b(?:0|no|zero) (?:errors?|failures?)\b|\berrors?[:=] ?0\b|NVRM: loading NVIDIA|\bfail-?over\b|\bfailsafe\b|error[_ ]?(?:count|rate|handling|reporting|injection)\b|\bcorrected error\b.*\b0\b",
-        )
-        .expect("valid")
-    });
-    !BENIGN.is_match(text)
+    !BENIGN_TEXT.is_match(text)
 }
 
 /// The shape of a line for de-duplication: tokens with digits (numbers, addresses, pids, versions)

@@ -1,6 +1,7 @@
 //! Integration tests: the real `lore` binary over small library roots in temp dirs.
 
 mod check;
+mod eval;
 mod matching;
 mod repository;
 
@@ -11,6 +12,12 @@ use std::process::{Command, Output, Stdio};
 /// A library root in a temp dir, removed when dropped.
 pub struct Root {
     dir: tempfile::TempDir,
+}
+
+impl Default for Root {
+    fn default() -> Root {
+        Root::new()
+    }
 }
 
 impl Root {
