@@ -9,7 +9,8 @@ use super::Problems;
 /// diagnostic at the right line.
 pub struct FrontMatter<'a> {
     pub map: Mapping,
-    yaml: &'a str,
+    /// The YAML source, split into lines once: diagnostics look lines up often.
+    lines: Vec<&'a str>,
     /// 1-based line number of the first YAML line in the file.
     first_line: usize,
 }
@@ -70,7 +71,7 @@ impl<'a> FrontMatter<'a> {
         match serde_yaml_ng::from_str::<Value>(split.yaml) {
             Ok(Value::Mapping(map)) => Some(FrontMatter {
                 map,
-                yaml: split.yaml,
+                lines: split.yaml.lines().collect(),
                 first_line: split.yaml_line,
             }),
             Ok(_) => {
@@ -112,8 +113,8 @@ impl<'a> FrontMatter<'a> {
 
     /// Line of a top-level `key:` (or the first front matter line if absent).
     pub fn line_of_key(&self, key: &str) -> usize {
-        self.yaml
-            .lines()
+        self.lines
+            .iter()
             .position(|l| {
                 l.strip_prefix(key)
                     .is_some_and(|rest| rest.starts_with(':'))
@@ -125,8 +126,8 @@ impl<'a> FrontMatter<'a> {
     /// Line of the first occurrence of `needle` at or after `after` (a file line number).
     pub fn line_of(&self, needle: &str, after: usize) -> usize {
         let skip = after.saturating_sub(self.first_line);
-        self.yaml
-            .lines()
+        self.lines
+            .iter()
             .enumerate()
             .skip(skip)
             .find(|(_, l)| l.contains(needle))

@@ -113,7 +113,10 @@ pub struct Engine {
     pub sigs: Vec<Sig>,
     /// Runbook ids and severities, by the index `Sig::runbook` refers to.
     pub runbooks: Vec<(String, Severity)>,
-    pub automaton: AhoCorasick,
+    /// Quick to build; used for pastes.
+    automaton: AhoCorasick,
+    /// Faster to search, slower to build: built when an input turns out to be large.
+    dfa: OnceLock<AhoCorasick>,
     pub literals: Vec<Vec<u8>>,
     /// For each automaton pattern: the targets it stands for.
     pub targets: Vec<Vec<Target>>,
@@ -157,14 +160,21 @@ impl Engine {
                     );
                     continue;
                 }
-                let hir = match regex_syntax::ParserBuilder::new()
-                    .build()
+                // Parse once: the AST for the portability check, then the HIR for the literals.
+                let parsed = regex_syntax::ast::parse::Parser::new()
                     .parse(&spec.pattern)
-                {
-                    Ok(hir) => hir,
+                    .map_err(|e| e.to_string())
+                    .and_then(|ast| {
+                        let hir = regex_syntax::hir::translate::Translator::new()
+                            .translate(&spec.pattern, &ast)
+                            .map_err(|e| e.to_string())?;
+                        Ok((ast, hir))
+                    });
+                let (ast, hir) = match parsed {
+                    Ok(parsed) => parsed,
                     Err(e) => {
                         problem(
-                            format!("pattern does not compile: {}", first_line(&e.to_string())),
+                            format!("pattern does not compile: {}", first_line(&e)),
                             Some(
                                 "patterns are Rust `regex` syntax; quote them with single quotes in YAML",
                             ),
@@ -172,7 +182,7 @@ impl Engine {
                         continue;
                     }
                 };
-                if let Err(why) = portable::check(&spec.pattern) {
+                if let Err(why) = portable::check_ast(&spec.pattern, &ast) {
                     problem(
                         format!("pattern uses syntax outside the portable subset: {why}"),
                         Some(
@@ -227,18 +237,7 @@ impl Engine {
                 targets.push(vec![target]);
             }
         }
-        let automaton = AhoCorasickBuilder::new()
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::DFA))
-            .build(&patterns)
-            .or_else(|_| {
-                AhoCorasickBuilder::new()
-                    .ascii_case_insensitive(true)
-                    .match_kind(MatchKind::Standard)
-                    .build(&patterns)
-            })
-            .expect("literal automaton always builds");
+        let automaton = build_automaton(&patterns, AhoCorasickKind::ContiguousNFA);
         // Signatures without literals share one set; each one that the set rejects is dropped.
         let fallback_set = if fallback.is_empty() {
             None
@@ -258,7 +257,8 @@ impl Engine {
             .map(|r| (r.id.clone(), r.severity))
             .collect();
         Engine {
-            literals: patterns.clone(),
+            dfa: OnceLock::new(),
+            literals: patterns,
             sigs,
             runbooks,
             automaton,
@@ -270,8 +270,14 @@ impl Engine {
         }
     }
 
-    pub fn debug_literal(&self, i: usize) -> String {
-        String::from_utf8_lossy(&self.literals[i]).into_owned()
+    /// The literal automaton: the quick-to-build one for small inputs, the DFA once `large`.
+    pub fn automaton(&self, large: bool) -> &AhoCorasick {
+        if large {
+            self.dfa
+                .get_or_init(|| build_automaton(&self.literals, AhoCorasickKind::DFA))
+        } else {
+            &self.automaton
+        }
     }
 
     /// Compiles every regex now (normally each is compiled when first needed) and returns the
@@ -292,6 +298,19 @@ impl Engine {
             })
             .collect()
     }
+}
+
+fn build_automaton(literals: &[Vec<u8>], kind: AhoCorasickKind) -> AhoCorasick {
+    let builder = |kind| {
+        AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .kind(kind)
+            .build(literals)
+    };
+    builder(Some(kind))
+        .or_else(|_| builder(None))
+        .expect("a literal automaton always builds")
 }
 
 fn first_line(text: &str) -> &str {

@@ -9,7 +9,12 @@ pub fn check(pattern: &str) -> Result<(), String> {
     let ast = ast::parse::Parser::new()
         .parse(pattern)
         .map_err(|e| e.kind().to_string())?;
-    ast::visit(&ast, Portable { pattern })
+    check_ast(pattern, &ast)
+}
+
+/// Like [`check`], for a pattern already parsed.
+pub fn check_ast(pattern: &str, ast: &Ast) -> Result<(), String> {
+    ast::visit(ast, Portable { pattern })
 }
 
 struct Portable<'p> {

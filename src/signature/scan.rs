@@ -19,6 +19,8 @@ use super::normalize::{clean, display, match_text, strip_controls};
 pub const CHUNK: usize = 4 << 20;
 /// A line longer than this is scanned in pieces of this size.
 pub const MAX_LINE: usize = 8 << 20;
+/// Inputs larger than this are worth building the faster automaton for.
+pub const LARGE_INPUT: u64 = 16 << 20;
 /// Hits kept per signature (all are counted).
 pub const MAX_HITS_PER_SIG: usize = 100;
 /// Distinct unexplained lines kept (all are counted).
@@ -209,7 +211,7 @@ impl<'e> Scanner<'e> {
     /// The fast leftmost search finds the next line with any literal; only that line is then searched
     /// for all (overlapping) literals, so a busy automaton never slows the scan of quiet lines.
     fn candidates(&mut self, start: usize, end: usize, first_line: u64) -> Vec<Candidate> {
-        let automaton = &self.engine.automaton;
+        let automaton = self.engine.automaton(self.out.bytes > LARGE_INPUT);
         let mut out: Vec<Candidate> = Vec::new();
         let mut counted_to = start;
         let mut line = first_line;
