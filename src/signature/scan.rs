@@ -21,6 +21,8 @@ pub const CHUNK: usize = 4 << 20;
 pub const MAX_LINE: usize = 8 << 20;
 /// Inputs larger than this are worth building the faster automaton for.
 pub const LARGE_INPUT: u64 = 16 << 20;
+/// Regions at least this large are searched on two threads.
+pub const PARALLEL_MIN: usize = 1 << 20;
 /// Hits kept per signature (all are counted).
 pub const MAX_HITS_PER_SIG: usize = 100;
 /// Distinct unexplained lines kept (all are counted).
@@ -168,7 +170,19 @@ impl<'e> Scanner<'e> {
             self.try_window(sig, line, last_complete_line, eof);
         }
 
-        let candidates = self.candidates(region_start, end, first_region_line);
+        let large = self.out.bytes > LARGE_INPUT;
+        let candidates = if large && end - region_start >= PARALLEL_MIN {
+            self.candidates_in_parallel(region_start, end, first_region_line)
+        } else {
+            candidates(
+                self.engine,
+                self.engine.automaton(large),
+                &self.buf,
+                region_start,
+                end,
+                first_region_line,
+            )
+        };
         for candidate in candidates {
             self.check_line(&candidate, last_complete_line, eof);
         }
@@ -206,48 +220,30 @@ impl<'e> Scanner<'e> {
         }
     }
 
-    /// Lines of `buf[start..end]` that contain a literal, with the signatures to try on each.
-    ///
-    /// The fast leftmost search finds the next line with any literal; only that line is then searched
-    /// for all (overlapping) literals, so a busy automaton never slows the scan of quiet lines.
-    fn candidates(&mut self, start: usize, end: usize, first_line: u64) -> Vec<Candidate> {
-        let automaton = self.engine.automaton(self.out.bytes > LARGE_INPUT);
-        let mut out: Vec<Candidate> = Vec::new();
-        let mut counted_to = start;
-        let mut line = first_line;
-        let mut pos = start;
-        while pos < end {
-            let Some(first) = automaton.find(&self.buf[pos..end]) else {
-                break;
-            };
-            let hit = pos + first.start();
-            let line_start = memrchr(b'\n', &self.buf[pos..hit]).map_or(pos, |p| pos + p + 1);
-            let line_end = memchr(b'\n', &self.buf[hit..end]).map_or(end, |p| hit + p + 1);
-            line += memchr_iter(b'\n', &self.buf[counted_to..line_start]).count() as u64;
-            counted_to = line_start;
-            let mut candidate = Candidate {
-                start: line_start,
-                end: line_end,
-                line,
-                sigs: Vec::new(),
-                error_word: false,
-            };
-            for m in automaton.find_overlapping_iter(&self.buf[line_start..line_end]) {
-                for target in &self.engine.targets[m.pattern().as_usize()] {
-                    match *target {
-                        Target::Sig(s) => {
-                            if !candidate.sigs.contains(&s) {
-                                candidate.sigs.push(s)
-                            }
-                        }
-                        Target::ErrorWord => candidate.error_word = true,
-                    }
-                }
-            }
-            out.push(candidate);
-            pos = line_end;
-        }
-        out
+    /// [`candidates`] on two threads, each taking half of the region (split at a line end).
+    fn candidates_in_parallel(&self, start: usize, end: usize, first_line: u64) -> Vec<Candidate> {
+        let middle = start + (end - start) / 2;
+        let split = memchr(b'\n', &self.buf[middle..end]).map_or(end, |p| middle + p + 1);
+        let automaton = self.engine.automaton(true);
+        let buf = &self.buf[..];
+        let engine = self.engine;
+        let (mut first, second) = std::thread::scope(|scope| {
+            let later = scope.spawn(|| {
+                let lines_before = memchr_iter(b'\n', &buf[start..split]).count() as u64;
+                candidates(
+                    engine,
+                    automaton,
+                    buf,
+                    split,
+                    end,
+                    first_line + lines_before,
+                )
+            });
+            let first = candidates(engine, automaton, buf, start, split, first_line);
+            (first, later.join().expect("scan thread does not panic"))
+        });
+        first.extend(second);
+        first
     }
 
     fn check_line(&mut self, candidate: &Candidate, last_complete_line: u64, eof: bool) {
@@ -442,6 +438,56 @@ impl<'e> Scanner<'e> {
             }
         }
     }
+}
+
+/// Lines of `buf[start..end]` that contain a literal, with the signatures to try on each.
+///
+/// The fast leftmost search finds the next line with any literal; only that line is then searched
+/// for all (overlapping) literals, so a busy automaton never slows the scan of quiet lines.
+fn candidates(
+    engine: &Engine,
+    automaton: &aho_corasick::AhoCorasick,
+    buf: &[u8],
+    start: usize,
+    end: usize,
+    first_line: u64,
+) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = Vec::new();
+    let mut counted_to = start;
+    let mut line = first_line;
+    let mut pos = start;
+    while pos < end {
+        let Some(first) = automaton.find(&buf[pos..end]) else {
+            break;
+        };
+        let hit = pos + first.start();
+        let line_start = memrchr(b'\n', &buf[pos..hit]).map_or(pos, |p| pos + p + 1);
+        let line_end = memchr(b'\n', &buf[hit..end]).map_or(end, |p| hit + p + 1);
+        line += memchr_iter(b'\n', &buf[counted_to..line_start]).count() as u64;
+        counted_to = line_start;
+        let mut candidate = Candidate {
+            start: line_start,
+            end: line_end,
+            line,
+            sigs: Vec::new(),
+            error_word: false,
+        };
+        for m in automaton.find_overlapping_iter(&buf[line_start..line_end]) {
+            for target in &engine.targets[m.pattern().as_usize()] {
+                match *target {
+                    Target::Sig(s) => {
+                        if !candidate.sigs.contains(&s) {
+                            candidate.sigs.push(s)
+                        }
+                    }
+                    Target::ErrorWord => candidate.error_word = true,
+                }
+            }
+        }
+        out.push(candidate);
+        pos = line_end;
+    }
+    out
 }
 
 fn record(hits: &mut SigHits, hit: Hit) {
