@@ -6,4 +6,5 @@
 pub mod cli;
 pub mod doc;
 pub mod library;
+mod par;
 pub mod signature;

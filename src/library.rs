@@ -8,6 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::doc::{Diagnostic, Incident, Runbook};
+use crate::signature::PatternCache;
 
 /// Documents larger than this are refused (a runbook is a page of text, not a log dump).
 pub const MAX_DOCUMENT: u64 = 4 << 20;
@@ -27,11 +28,16 @@ pub struct Library {
     pub runbooks: Vec<Runbook>,
     pub incidents: Vec<Incident>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Pattern analyses from the last run (`.lore/patterns.cache`), to start faster.
+    pub pattern_cache: PatternCache,
 }
 
 /// The folders of a root and what they hold.
 pub const RUNBOOKS: &str = "runbooks";
 pub const INCIDENTS: &str = "incidents";
+/// Caches only: deletable at any time.
+pub const CACHE_DIR: &str = ".lore";
+const PATTERN_CACHE: &str = "patterns.cache";
 
 impl Library {
     /// Reads `root/runbooks/*.md` and `root/incidents/*.md`. Only an unreadable root is an error;
@@ -43,23 +49,25 @@ impl Library {
         })?;
         let mut diagnostics = Vec::new();
         let mut runbooks = Vec::new();
-        for (rel, text) in read_folder(root, RUNBOOKS, &mut diagnostics) {
-            let (runbook, problems) = Runbook::parse(&rel, &text);
+        let files = read_folder(root, RUNBOOKS, &mut diagnostics);
+        for (runbook, problems) in crate::par::map(&files, |(rel, text)| Runbook::parse(rel, text))
+        {
             diagnostics.extend(problems);
             runbooks.extend(runbook);
         }
         let mut incidents = Vec::new();
-        for (rel, text) in read_folder(root, INCIDENTS, &mut diagnostics) {
-            let (incident, problems) = Incident::parse(&rel, &text);
+        let files = read_folder(root, INCIDENTS, &mut diagnostics);
+        for (incident, problems) in
+            crate::par::map(&files, |(rel, text)| Incident::parse(rel, text))
+        {
             diagnostics.extend(problems);
             incidents.extend(incident);
         }
-        Ok(Library::from_documents(
-            root,
-            runbooks,
-            incidents,
-            diagnostics,
-        ))
+        let mut library = Library::from_documents(root, runbooks, incidents, diagnostics);
+        library.pattern_cache = fs::read(root.join(CACHE_DIR).join(PATTERN_CACHE))
+            .map(|bytes| PatternCache::parse(&bytes))
+            .unwrap_or_default();
+        Ok(library)
     }
 
     /// A library from documents already parsed; checks ids and links.
@@ -139,7 +147,20 @@ impl Library {
             runbooks,
             incidents,
             diagnostics,
+            pattern_cache: PatternCache::default(),
         }
+    }
+
+    /// Stores pattern analyses for the next start-up, if there is anything new. A cache that
+    /// cannot be written (a read-only checkout) only costs speed, so errors are returned for
+    /// logging, never fatal.
+    pub fn save_pattern_cache(&self, cache: &PatternCache) -> std::io::Result<()> {
+        if !cache.is_dirty() {
+            return Ok(());
+        }
+        let dir = self.root.join(CACHE_DIR);
+        fs::create_dir_all(&dir)?;
+        write_atomically(&dir.join(PATTERN_CACHE), &cache.to_bytes())
     }
 
     pub fn runbook(&self, id: &str) -> Option<&Runbook> {
@@ -149,6 +170,24 @@ impl Library {
     pub fn incident(&self, id: &str) -> Option<&Incident> {
         self.incidents.iter().find(|i| i.id == id)
     }
+}
+
+/// Writes through a temporary file in the same folder and a rename, so readers see the old file
+/// or the new one, never half of one.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = fs::File::create(&temp)?;
+        std::io::Write::write_all(&mut file, bytes)?;
+        file.sync_all()?;
+        fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result
 }
 
 fn suggest<'a>(id: &str, known: impl Iterator<Item = &'a String>) -> String {

@@ -40,6 +40,8 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let matcher = Matcher::new(&library);
+    // Only a cost to the next start-up if it fails (e.g. a read-only checkout).
+    let _ = library.save_pattern_cache(&matcher.engine.cache);
     let mut scanner = matcher.scanner();
     let mut buf = vec![0u8; 1 << 20];
     let mut feed = |reader: &mut dyn Read, name: &str| -> anyhow::Result<()> {

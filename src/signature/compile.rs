@@ -6,9 +6,10 @@ use std::sync::OnceLock;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
+use super::cache::PatternCache;
 use super::literal::required_literals;
 use super::portable;
-use crate::doc::{Runbook, Severity};
+use crate::doc::{Runbook, Severity, SignatureSpec};
 
 /// Compiled program size allowed for one pattern; bigger patterns are refused.
 pub const SIZE_LIMIT: usize = 2 << 20;
@@ -126,12 +127,20 @@ pub struct Engine {
     /// The largest `lines` window of any signature.
     pub max_window: usize,
     pub problems: Vec<CompileProblem>,
+    /// The pattern analyses of this engine, for the next start-up.
+    pub cache: PatternCache,
 }
 
 impl Engine {
     /// Compiles the signatures of `runbooks`. Problems (bad syntax, non-portable syntax, too large)
     /// are collected; the signatures with problems are left out and the rest work.
     pub fn new(runbooks: &[Runbook]) -> Engine {
+        Engine::with_cache(runbooks, &PatternCache::default())
+    }
+
+    /// Like [`Engine::new`], taking pattern analyses from `cache` where it has them. The analyses
+    /// it had to make are in [`Engine::cache`] (with `is_dirty()`), ready to be stored.
+    pub fn with_cache(runbooks: &[Runbook], cache: &PatternCache) -> Engine {
         let mut sigs = Vec::new();
         let mut problems = Vec::new();
         let mut literals: Vec<(Vec<u8>, Target)> = ERROR_WORDS
@@ -140,89 +149,62 @@ impl Engine {
             .collect();
         let mut fallback = Vec::new();
         let mut max_window = 1;
-        for (r, runbook) in runbooks.iter().enumerate() {
-            for (s, spec) in runbook.signatures.iter().enumerate() {
-                let mut problem = |message: String, hint: Option<&str>| {
+        // Parsing and literal analysis dominate start-up: do them on all cores.
+        let specs: Vec<(usize, usize, &SignatureSpec)> = runbooks
+            .iter()
+            .enumerate()
+            .flat_map(|(r, runbook)| {
+                runbook
+                    .signatures
+                    .iter()
+                    .enumerate()
+                    .map(move |(s, spec)| (r, s, spec))
+            })
+            .collect();
+        let analyzed = crate::par::map(&specs, |(_, _, spec)| match cache.get(&spec.pattern) {
+            Some(literal) if literal.is_some() || spec.lines == 1 => Ok(literal.clone()),
+            _ => analyze_pattern(spec),
+        });
+        let mut updated = cache.clone();
+        let in_use: std::collections::HashSet<&str> = specs
+            .iter()
+            .map(|(_, _, spec)| spec.pattern.as_str())
+            .collect();
+        updated.retain(|pattern| in_use.contains(pattern));
+        for ((r, s, spec), result) in specs.into_iter().zip(analyzed) {
+            let literal = match result {
+                Ok(literal) => literal,
+                Err((message, hint)) => {
                     problems.push(CompileProblem {
                         runbook: r,
                         signature: s,
                         message,
-                        hint: hint.map(str::to_string),
-                    })
-                };
-                if spec.pattern.len() > MAX_PATTERN_LEN {
-                    problem(
-                        format!(
-                            "pattern is {} bytes long; the limit is {MAX_PATTERN_LEN}",
-                            spec.pattern.len()
-                        ),
-                        Some("split it into several signatures"),
-                    );
-                    continue;
-                }
-                // Parse once: the AST for the portability check, then the HIR for the literals.
-                let parsed = regex_syntax::ast::parse::Parser::new()
-                    .parse(&spec.pattern)
-                    .map_err(|e| e.to_string())
-                    .and_then(|ast| {
-                        let hir = regex_syntax::hir::translate::Translator::new()
-                            .translate(&spec.pattern, &ast)
-                            .map_err(|e| e.to_string())?;
-                        Ok((ast, hir))
+                        hint: Some(hint.to_string()),
                     });
-                let (ast, hir) = match parsed {
-                    Ok(parsed) => parsed,
-                    Err(e) => {
-                        problem(
-                            format!("pattern does not compile: {}", first_line(&e)),
-                            Some(
-                                "patterns are Rust `regex` syntax; quote them with single quotes in YAML",
-                            ),
-                        );
-                        continue;
-                    }
-                };
-                if let Err(why) = portable::check_ast(&spec.pattern, &ast) {
-                    problem(
-                        format!("pattern uses syntax outside the portable subset: {why}"),
-                        Some(
-                            "patterns must also work in RE2 (export to Loki, node-problem-detector): no look-around, back-references, (?x), class set operations",
-                        ),
-                    );
                     continue;
                 }
-                let literal = required_literals(&hir);
-                let index = sigs.len() as u32;
-                let specificity = specificity(&spec.pattern, literal.as_deref());
-                match &literal {
-                    Some(set) => {
-                        literals.extend(set.iter().map(|l| (l.clone(), Target::Sig(index))))
-                    }
-                    None if spec.lines > 1 => {
-                        problem(
-                            "a multi-line signature needs a literal text of 3 or more characters"
-                                .into(),
-                            Some(
-                                "the scan finds candidate lines by their literal text; add a distinctive word",
-                            ),
-                        );
-                        continue;
-                    }
-                    None => fallback.push(index),
-                }
-                max_window = max_window.max(spec.lines);
-                sigs.push(Sig {
-                    runbook: r,
-                    spec: s,
-                    id: spec.id.clone(),
-                    pattern: spec.pattern.clone(),
-                    lines: spec.lines,
-                    weight: spec.weight,
-                    specificity,
-                    has_literal: literal.is_some(),
-                    regex: OnceLock::new(),
-                });
+            };
+            if updated.get(&spec.pattern).is_none() {
+                updated.insert(spec.pattern.clone(), literal.clone());
             }
+            let index = sigs.len() as u32;
+            let specificity = specificity(&spec.pattern, literal.as_deref());
+            match &literal {
+                Some(set) => literals.extend(set.iter().map(|l| (l.clone(), Target::Sig(index)))),
+                None => fallback.push(index),
+            }
+            max_window = max_window.max(spec.lines);
+            sigs.push(Sig {
+                runbook: r,
+                spec: s,
+                id: spec.id.clone(),
+                pattern: spec.pattern.clone(),
+                lines: spec.lines,
+                weight: spec.weight,
+                specificity,
+                has_literal: literal.is_some(),
+                regex: OnceLock::new(),
+            });
         }
         literals.sort();
         let mut patterns: Vec<Vec<u8>> = Vec::new();
@@ -257,6 +239,7 @@ impl Engine {
             .map(|r| (r.id.clone(), r.severity))
             .collect();
         Engine {
+            cache: updated,
             dfa: OnceLock::new(),
             literals: patterns,
             sigs,
@@ -318,6 +301,50 @@ fn first_line(text: &str) -> &str {
         .rev()
         .find(|l| l.starts_with("error:"))
         .unwrap_or_else(|| text.lines().next().unwrap_or(text))
+}
+
+/// Checks one pattern (length, syntax, portability) and finds its required literals. The error
+/// is the problem and a hint.
+fn analyze_pattern(spec: &SignatureSpec) -> Result<Option<Vec<Vec<u8>>>, (String, &'static str)> {
+    if spec.pattern.len() > MAX_PATTERN_LEN {
+        return Err((
+            format!(
+                "pattern is {} bytes long; the limit is {MAX_PATTERN_LEN}",
+                spec.pattern.len()
+            ),
+            "split it into several signatures",
+        ));
+    }
+    // Parse once: the AST for the portability check, then the HIR for the literals.
+    let ast = regex_syntax::ast::parse::Parser::new()
+        .parse(&spec.pattern)
+        .map_err(|e| e.to_string());
+    let parsed = ast.and_then(|ast| {
+        let hir = regex_syntax::hir::translate::Translator::new()
+            .translate(&spec.pattern, &ast)
+            .map_err(|e| e.to_string())?;
+        Ok((ast, hir))
+    });
+    let (ast, hir) = parsed.map_err(|e| {
+        (
+            format!("pattern does not compile: {}", first_line(&e)),
+            "patterns are Rust `regex` syntax; quote them with single quotes in YAML",
+        )
+    })?;
+    portable::check_ast(&spec.pattern, &ast).map_err(|why| {
+        (
+            format!("pattern uses syntax outside the portable subset: {why}"),
+            "patterns must also work in RE2 (export to Loki, node-problem-detector): no look-around, back-references, (?x), class set operations",
+        )
+    })?;
+    let literal = required_literals(&hir);
+    if literal.is_none() && spec.lines > 1 {
+        return Err((
+            "a multi-line signature needs a literal text of 3 or more characters".into(),
+            "the scan finds candidate lines by their literal text; add a distinctive word",
+        ));
+    }
+    Ok(literal)
 }
 
 /// Long literal text makes a signature specific; a short literal plus wildcards much less so.

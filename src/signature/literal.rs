@@ -132,14 +132,15 @@ const COMMONPLACE: &[&str] = &[
 ];
 
 fn is_commonplace(literal: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(literal);
-    let mut words = text
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+    let mut words = literal
+        .split(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
         .filter(|w| !w.is_empty())
         .peekable();
     words.peek().is_some()
         && words.all(|w| {
-            w.len() <= 2 || w.bytes().all(|b| b.is_ascii_digit()) || COMMONPLACE.contains(&w)
+            w.len() <= 2
+                || w.iter().all(u8::is_ascii_digit)
+                || COMMONPLACE.iter().any(|c| c.as_bytes() == w)
         })
 }
 

@@ -2,6 +2,7 @@
 //! pass, rank the causes found, attach the incidents that hit the same cause, and list the
 //! error-looking lines that nothing explains.
 
+mod cache;
 pub mod check;
 mod compile;
 mod literal;
@@ -11,6 +12,7 @@ mod scan;
 #[cfg(test)]
 mod tests;
 
+pub use cache::PatternCache;
 pub use compile::{CompileProblem, ERROR_WORDS, Engine, Sig, build_regex};
 pub use literal::required_literals;
 pub use scan::{Hit, ScanOutput, Scanner, SigHits, UnexplainedLine, shape};
@@ -107,7 +109,7 @@ struct RunbookInfo {
 
 impl Matcher {
     pub fn new(library: &Library) -> Matcher {
-        let engine = Engine::new(&library.runbooks);
+        let engine = Engine::with_cache(&library.runbooks, &library.pattern_cache);
         let runbooks: Vec<RunbookInfo> = library
             .runbooks
             .iter()

@@ -20,7 +20,7 @@ pub const CHUNK: usize = 4 << 20;
 /// A line longer than this is scanned in pieces of this size.
 pub const MAX_LINE: usize = 8 << 20;
 /// Inputs larger than this are worth building the faster automaton for.
-pub const LARGE_INPUT: u64 = 16 << 20;
+pub const LARGE_INPUT: u64 = 8 << 20;
 /// Regions at least this large are searched on two threads.
 pub const PARALLEL_MIN: usize = 1 << 20;
 /// Hits kept per signature (all are counted).
@@ -67,6 +67,8 @@ pub struct Scanner<'e> {
     engine: &'e Engine,
     chunk: usize,
     max_line: usize,
+    /// The input is known to be large: use the fast automaton and both cores from the start.
+    large: bool,
     buf: Vec<u8>,
     /// Line number of the first line in `buf`.
     base_line: u64,
@@ -99,6 +101,7 @@ impl<'e> Scanner<'e> {
             engine,
             chunk: chunk.max(1),
             max_line: max_line.max(1),
+            large: false,
             buf: Vec::new(),
             base_line: 1,
             scanned: 0,
@@ -112,6 +115,12 @@ impl<'e> Scanner<'e> {
             },
             unexplained_index: HashMap::new(),
         }
+    }
+
+    /// Tells the scanner how much input to expect (a file's size), so a large input gets the
+    /// faster automaton from its first byte.
+    pub fn expect(&mut self, bytes: u64) {
+        self.large |= bytes > LARGE_INPUT;
     }
 
     /// Adds input; scans whatever complete lines have piled up.
@@ -170,21 +179,25 @@ impl<'e> Scanner<'e> {
             self.try_window(sig, line, last_complete_line, eof);
         }
 
-        let large = self.out.bytes > LARGE_INPUT;
-        let candidates = if large && end - region_start >= PARALLEL_MIN {
-            self.candidates_in_parallel(region_start, end, first_region_line)
+        let large = self.large || self.out.bytes > LARGE_INPUT;
+        let examined = if large && end - region_start >= PARALLEL_MIN {
+            self.examine_in_parallel(region_start, end, first_region_line)
         } else {
+            let automaton = self.engine.automaton(large);
             candidates(
                 self.engine,
-                self.engine.automaton(large),
+                automaton,
                 &self.buf,
                 region_start,
                 end,
                 first_region_line,
             )
+            .iter()
+            .map(|c| examine(self.engine, &self.buf, c))
+            .collect()
         };
-        for candidate in candidates {
-            self.check_line(&candidate, last_complete_line, eof);
+        for line in examined {
+            self.apply(line, last_complete_line, eof);
         }
         if !self.engine.fallback.is_empty() {
             self.fallback_pass(region_start, end, first_region_line);
@@ -220,74 +233,47 @@ impl<'e> Scanner<'e> {
         }
     }
 
-    /// [`candidates`] on two threads, each taking half of the region (split at a line end).
-    fn candidates_in_parallel(&self, start: usize, end: usize, first_line: u64) -> Vec<Candidate> {
+    /// [`candidates`] and [`examine`] on two threads, each taking half of the region (split at a
+    /// line end); the results are in line order.
+    fn examine_in_parallel(&self, start: usize, end: usize, first_line: u64) -> Vec<Examined> {
         let middle = start + (end - start) / 2;
         let split = memchr(b'\n', &self.buf[middle..end]).map_or(end, |p| middle + p + 1);
         let automaton = self.engine.automaton(true);
         let buf = &self.buf[..];
         let engine = self.engine;
+        let examine_all = |from: usize, to: usize, line: u64| -> Vec<Examined> {
+            candidates(engine, automaton, buf, from, to, line)
+                .iter()
+                .map(|c| examine(engine, buf, c))
+                .collect()
+        };
         let (mut first, second) = std::thread::scope(|scope| {
             let later = scope.spawn(|| {
                 let lines_before = memchr_iter(b'\n', &buf[start..split]).count() as u64;
-                candidates(
-                    engine,
-                    automaton,
-                    buf,
-                    split,
-                    end,
-                    first_line + lines_before,
-                )
+                examine_all(split, end, first_line + lines_before)
             });
-            let first = candidates(engine, automaton, buf, start, split, first_line);
+            let first = examine_all(start, split, first_line);
             (first, later.join().expect("scan thread does not panic"))
         });
         first.extend(second);
         first
     }
 
-    fn check_line(&mut self, candidate: &Candidate, last_complete_line: u64, eof: bool) {
-        let engine = self.engine;
-        // Lines that only carry an error word are common (every driver banner says NVRM): settle the
-        // harmless ones before paying for cleaning.
-        if candidate.sigs.is_empty()
-            && BENIGN_BYTES.is_match(&self.buf[candidate.start..candidate.end])
-        {
-            return;
+    /// Applies what [`examine`] found on one line, in line order: hits, window checks, and
+    /// error-looking lines that wait to be declared unexplained.
+    fn apply(&mut self, examined: Examined, last_complete_line: u64, eof: bool) {
+        let explained = !examined.hits.is_empty();
+        for hit in examined.hits {
+            let sig = hit.sig as usize;
+            record(&mut self.out.sigs[sig], hit);
         }
-        let cleaned = clean(&self.buf[candidate.start..candidate.end]).into_owned();
-        let text = match_text(&cleaned);
-        let mut explained = false;
-        for &s in &candidate.sigs {
-            let sig = &engine.sigs[s as usize];
-            if sig.lines > 1 {
-                self.try_window(s, candidate.line, last_complete_line, eof);
-                continue;
-            }
-            let Some(regex) = sig.regex() else { continue };
-            for segment in text.split('\n') {
-                if let Some(caps) = regex.captures(segment) {
-                    let captures = named_captures(regex, &caps);
-                    record(
-                        &mut self.out.sigs[s as usize],
-                        Hit {
-                            sig: s,
-                            line: candidate.line,
-                            last_line: candidate.line,
-                            text: display(&cleaned),
-                            captures,
-                        },
-                    );
-                    explained = true;
-                    break;
-                }
-            }
+        for s in examined.windows {
+            self.try_window(s, examined.line, last_complete_line, eof);
         }
         if explained {
-            self.explained.insert(candidate.line);
-        } else if candidate.error_word && looks_like_error(&text) {
-            self.pending_unexplained
-                .push((candidate.line, display(&cleaned), shape(&text)));
+            self.explained.insert(examined.line);
+        } else if let Some((text, key)) = examined.unexplained {
+            self.pending_unexplained.push((examined.line, text, key));
         }
     }
 
@@ -488,6 +474,58 @@ fn candidates(
         pos = line_end;
     }
     out
+}
+
+/// What one candidate line holds, worked out without touching the scanner's state (so that it
+/// can run on any thread).
+struct Examined {
+    line: u64,
+    hits: Vec<Hit>,
+    /// Window signatures whose literal is on this line.
+    windows: Vec<u32>,
+    /// `(display text, shape)` if the line looks like an error and no single-line signature hit it.
+    unexplained: Option<(String, String)>,
+}
+
+fn examine(engine: &Engine, buf: &[u8], candidate: &Candidate) -> Examined {
+    let mut examined = Examined {
+        line: candidate.line,
+        hits: Vec::new(),
+        windows: Vec::new(),
+        unexplained: None,
+    };
+    let raw = &buf[candidate.start..candidate.end];
+    // Lines that only carry an error word are common (every driver banner says NVRM): settle the
+    // harmless ones before paying for cleaning.
+    if candidate.sigs.is_empty() && BENIGN_BYTES.is_match(raw) {
+        return examined;
+    }
+    let cleaned = clean(raw);
+    let text = match_text(&cleaned);
+    for &s in &candidate.sigs {
+        let sig = &engine.sigs[s as usize];
+        if sig.lines > 1 {
+            examined.windows.push(s);
+            continue;
+        }
+        let Some(regex) = sig.regex() else { continue };
+        for segment in text.split('\n') {
+            if let Some(caps) = regex.captures(segment) {
+                examined.hits.push(Hit {
+                    sig: s,
+                    line: candidate.line,
+                    last_line: candidate.line,
+                    text: display(&cleaned),
+                    captures: named_captures(regex, &caps),
+                });
+                break;
+            }
+        }
+    }
+    if examined.hits.is_empty() && candidate.error_word && looks_like_error(&text) {
+        examined.unexplained = Some((display(&cleaned), shape(&text)));
+    }
+    examined
 }
 
 fn record(hits: &mut SigHits, hit: Hit) {

@@ -1,6 +1,6 @@
 //! `lore match`: input shapes, prefixes, output contract, ranking, exit codes.
 
-use crate::{good_root, json, stderr, stdout};
+use crate::{MISMATCH, good_root, json, stderr, stdout};
 
 const API: &str = "NVRM: API mismatch: the client has the version 535.104.05, but this kernel module has the version 535.86.01.  Please";
 
@@ -239,5 +239,39 @@ fn a_broken_runbook_beside_good_ones_does_not_stop_matching() {
         stderr(&out).contains("run `lore check`"),
         "{}",
         stderr(&out)
+    );
+}
+
+#[test]
+fn the_pattern_cache_is_written_and_a_broken_one_is_ignored() {
+    let root = good_root();
+    let input = format!("{API}\n");
+    let first = json(&root.lore(&["match", "--json"], input.as_bytes()));
+    let cache = root.path().join(".lore/patterns.cache");
+    assert!(
+        cache.exists(),
+        "match leaves its pattern analyses for the next start"
+    );
+    let second = json(&root.lore(&["match", "--json"], input.as_bytes()));
+    assert_eq!(first["causes"], second["causes"]);
+    std::fs::write(&cache, b"lore-pattern-cache 2\n\xff\xff\xff\xffgarbage").unwrap();
+    let third = json(&root.lore(&["match", "--json"], input.as_bytes()));
+    assert_eq!(first["causes"], third["causes"]);
+    // A changed pattern is analysed again, not taken from the cache.
+    root.file(
+        "runbooks/mismatch.md",
+        MISMATCH.replace(
+            "Driver/library version mismatch'",
+            "Driver/library version MISMATCH'",
+        ),
+    );
+    let out = root.lore(
+        &["match", "--json"],
+        b"Failed to initialize NVML: Driver/library version mismatch\n",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the old pattern no longer matches"
     );
 }
