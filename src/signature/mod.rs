@@ -13,7 +13,7 @@ mod scan;
 mod tests;
 
 pub use cache::PatternCache;
-pub use compile::{CompileProblem, ERROR_WORDS, Engine, Sig, build_regex};
+pub use compile::{CompileProblem, ERROR_WORDS, Engine, Sig, Target, build_regex};
 pub use literal::required_literals;
 pub use scan::{Hit, ScanOutput, Scanner, SigHits, UnexplainedLine, shape};
 
@@ -92,8 +92,16 @@ pub struct Stats {
 pub struct Matcher {
     pub engine: Engine,
     runbooks: Vec<RunbookInfo>,
-    /// For each runbook (engine index): incidents that cite it or whose logs hit it, newest first.
-    incidents: Vec<Vec<IncidentRef>>,
+    /// Past incidents, newest first.
+    incidents: Vec<PastIncident>,
+}
+
+struct PastIncident {
+    reference: IncidentRef,
+    /// Runbooks (by index) its front matter names as causes.
+    cites: Vec<usize>,
+    /// Its `log` blocks, which count as evidence like a paste.
+    logs: Vec<String>,
 }
 
 struct RunbookInfo {
@@ -129,40 +137,29 @@ impl Matcher {
             .enumerate()
             .map(|(i, r)| (r.id.as_str(), i))
             .collect();
-        let mut incidents: Vec<Vec<IncidentRef>> = vec![Vec::new(); runbooks.len()];
         let mut ordered: Vec<_> = library.incidents.iter().collect();
         ordered.sort_by(|a, b| {
             b.started_at
                 .cmp(&a.started_at)
                 .then_with(|| b.id.cmp(&a.id))
         });
-        for incident in ordered {
-            let mut hit: Vec<usize> = incident
-                .runbooks
-                .iter()
-                .filter_map(|id| index.get(id.as_str()).copied())
-                .collect();
-            for log in incident.logs() {
-                let mut scanner = Scanner::new(&engine);
-                scanner.feed(log.as_bytes());
-                let out = scanner.finish();
-                for (s, hits) in out.sigs.iter().enumerate() {
-                    if hits.count > 0 {
-                        hit.push(engine.sigs[s].runbook);
-                    }
-                }
-            }
-            hit.sort_unstable();
-            hit.dedup();
-            for r in hit {
-                incidents[r].push(IncidentRef {
+        let incidents = ordered
+            .into_iter()
+            .map(|incident| PastIncident {
+                reference: IncidentRef {
                     id: incident.id.clone(),
                     title: incident.title.clone(),
                     started_at: incident.started_at.map(|t| t.to_rfc3339()),
                     hosts: incident.hosts.clone(),
-                });
-            }
-        }
+                },
+                cites: incident
+                    .runbooks
+                    .iter()
+                    .filter_map(|id| index.get(id.as_str()).copied())
+                    .collect(),
+                logs: incident.logs(),
+            })
+            .collect();
         Matcher {
             engine,
             runbooks,
@@ -262,7 +259,7 @@ impl Matcher {
                     hit_count: count,
                     path: info.path.clone(),
                     action: info.action.clone(),
-                    incidents: self.incidents[r].clone(),
+                    incidents: Vec::new(),
                 }
             })
             .collect();
@@ -276,6 +273,7 @@ impl Matcher {
         if let Some(top) = top {
             causes.truncate(top);
         }
+        self.attach_incidents(&mut causes);
         Report {
             causes,
             unexplained: out
@@ -293,6 +291,63 @@ impl Matcher {
                 lines: out.lines,
                 elapsed_ms: (started.elapsed().as_secs_f64() * 1e5).round() / 100.0,
             },
+        }
+    }
+}
+
+impl Matcher {
+    /// Fills each cause's past incidents: those that name its runbook, or whose `log` blocks hit
+    /// one of its signatures. The logs are scanned only for the runbooks in this report, so the
+    /// regexes compiled are the ones the paste needed anyway.
+    fn attach_incidents(&self, causes: &mut [Cause]) {
+        if causes.is_empty() || self.incidents.is_empty() {
+            return;
+        }
+        let wanted: HashMap<&str, usize> = causes
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.runbook.as_str(), i))
+            .collect();
+        let cause_of_runbook: HashMap<usize, usize> = self
+            .runbooks
+            .iter()
+            .enumerate()
+            .filter_map(|(r, info)| wanted.get(info.id.as_str()).map(|&c| (r, c)))
+            .collect();
+        let sigs: Vec<u32> = self
+            .engine
+            .sigs
+            .iter()
+            .enumerate()
+            .filter(|(_, sig)| cause_of_runbook.contains_key(&sig.runbook))
+            .map(|(i, _)| i as u32)
+            .collect();
+        let mut attached: Vec<Vec<IncidentRef>> = vec![Vec::new(); causes.len()];
+        for incident in &self.incidents {
+            let mut hit: Vec<usize> = incident
+                .cites
+                .iter()
+                .filter_map(|r| cause_of_runbook.get(r).copied())
+                .collect();
+            for log in &incident.logs {
+                let mut scanner = Scanner::new(&self.engine).only(sigs.iter().copied());
+                scanner.feed(log.as_bytes());
+                for (s, hits) in scanner.finish().sigs.iter().enumerate() {
+                    if hits.count > 0
+                        && let Some(&c) = cause_of_runbook.get(&self.engine.sigs[s].runbook)
+                    {
+                        hit.push(c);
+                    }
+                }
+            }
+            hit.sort_unstable();
+            hit.dedup();
+            for c in hit {
+                attached[c].push(incident.reference.clone());
+            }
+        }
+        for (cause, incidents) in causes.iter_mut().zip(attached) {
+            cause.incidents = incidents;
         }
     }
 }

@@ -69,6 +69,8 @@ pub struct Scanner<'e> {
     max_line: usize,
     /// The input is known to be large: use the fast automaton and both cores from the start.
     large: bool,
+    /// If set, only these signatures (by index) are tried, and no unexplained lines are kept.
+    only: Option<Vec<bool>>,
     buf: Vec<u8>,
     /// Line number of the first line in `buf`.
     base_line: u64,
@@ -102,6 +104,7 @@ impl<'e> Scanner<'e> {
             chunk: chunk.max(1),
             max_line: max_line.max(1),
             large: false,
+            only: None,
             buf: Vec::new(),
             base_line: 1,
             scanned: 0,
@@ -115,6 +118,19 @@ impl<'e> Scanner<'e> {
             },
             unexplained_index: HashMap::new(),
         }
+    }
+
+    /// Restricts the scan to some signatures (for questions like "does this incident's log hit
+    /// any signature of these runbooks?"); error-looking lines are then not collected.
+    pub fn only(mut self, signatures: impl IntoIterator<Item = u32>) -> Scanner<'e> {
+        let mut only = vec![false; self.engine.sigs.len()];
+        for s in signatures {
+            if let Some(slot) = only.get_mut(s as usize) {
+                *slot = true;
+            }
+        }
+        self.only = Some(only);
+        self
     }
 
     /// Tells the scanner how much input to expect (a file's size), so a large input gets the
@@ -191,6 +207,7 @@ impl<'e> Scanner<'e> {
                 region_start,
                 end,
                 first_region_line,
+                self.only.as_deref(),
             )
             .iter()
             .map(|c| examine(self.engine, &self.buf, c))
@@ -241,8 +258,9 @@ impl<'e> Scanner<'e> {
         let automaton = self.engine.automaton(true);
         let buf = &self.buf[..];
         let engine = self.engine;
+        let only = self.only.as_deref();
         let examine_all = |from: usize, to: usize, line: u64| -> Vec<Examined> {
-            candidates(engine, automaton, buf, from, to, line)
+            candidates(engine, automaton, buf, from, to, line, only)
                 .iter()
                 .map(|c| examine(engine, buf, c))
                 .collect()
@@ -437,6 +455,7 @@ fn candidates(
     start: usize,
     end: usize,
     first_line: u64,
+    only: Option<&[bool]>,
 ) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = Vec::new();
     let mut counted_to = start;
@@ -462,15 +481,18 @@ fn candidates(
             for target in &engine.targets[m.pattern().as_usize()] {
                 match *target {
                     Target::Sig(s) => {
-                        if !candidate.sigs.contains(&s) {
+                        let wanted = only.is_none_or(|only| only[s as usize]);
+                        if wanted && !candidate.sigs.contains(&s) {
                             candidate.sigs.push(s)
                         }
                     }
-                    Target::ErrorWord => candidate.error_word = true,
+                    Target::ErrorWord => candidate.error_word = only.is_none(),
                 }
             }
         }
-        out.push(candidate);
+        if !candidate.sigs.is_empty() || candidate.error_word {
+            out.push(candidate);
+        }
         pos = line_end;
     }
     out
