@@ -113,17 +113,20 @@ fn print_human(out: &mut impl Write, report: &Report, style: Style) -> io::Resul
             }
         }
         shown.sort_by_key(|h| h.line);
-        for hit in &shown {
-            let mut lines = hit.text.lines();
+        for (i, hit) in shown.iter().enumerate() {
             let label = format!("line {:>5}", hit.line);
-            writeln!(
-                out,
-                "   {}  {}",
-                style.dim(&label),
-                lines.next().unwrap_or("")
-            )?;
-            for more in lines {
-                writeln!(out, "   {}  {}", " ".repeat(label.len()), more)?;
+            // Two signatures on one line: show the line once, then what each found.
+            if i == 0 || shown[i - 1].line != hit.line {
+                let mut lines = hit.text.lines();
+                writeln!(
+                    out,
+                    "   {}  {}",
+                    style.dim(&label),
+                    lines.next().unwrap_or("")
+                )?;
+                for more in lines {
+                    writeln!(out, "   {}  {}", " ".repeat(label.len()), more)?;
+                }
             }
             if !hit.captures.is_empty() {
                 let caps: Vec<String> = hit
