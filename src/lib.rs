@@ -7,4 +7,6 @@ pub mod cli;
 pub mod doc;
 pub mod library;
 mod par;
+pub mod search;
 pub mod signature;
+pub mod watch;

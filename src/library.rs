@@ -205,6 +205,46 @@ fn common_prefix(a: &str, b: &str) -> usize {
     a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
 }
 
+/// The `*.md` files of `root/folder`, sorted; a missing folder has none.
+fn list_folder(root: &Path, folder: &str) -> std::io::Result<Vec<PathBuf>> {
+    let entries = match fs::read_dir(root.join(folder)) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md") && p.is_file())
+        .collect();
+    paths.sort();
+    Ok(paths)
+}
+
+/// The text of one document, or the diagnostic saying why it cannot be read.
+fn read_text(path: &Path, rel: &Path) -> Result<String, Diagnostic> {
+    let meta =
+        fs::metadata(path).map_err(|e| Diagnostic::error(rel, 0, format!("cannot read: {e}")))?;
+    if meta.len() > MAX_DOCUMENT {
+        return Err(Diagnostic::error(
+            rel,
+            0,
+            format!(
+                "file is {} bytes; documents are limited to {MAX_DOCUMENT}",
+                meta.len()
+            ),
+        )
+        .with_hint("keep long logs out of runbooks; quote the few lines that matter"));
+    }
+    let bytes =
+        fs::read(path).map_err(|e| Diagnostic::error(rel, 0, format!("cannot read: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+        Diagnostic::error(rel, line, "the file is not valid UTF-8").with_hint("save it as UTF-8")
+    })
+}
+
 /// `(path relative to root, text)` of each `*.md` in `root/folder`, sorted by name. Unreadable,
 /// oversized or non-UTF-8 files become diagnostics.
 fn read_folder(
@@ -212,10 +252,8 @@ fn read_folder(
     folder: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<(PathBuf, String)> {
-    let dir = root.join(folder);
-    let entries = match fs::read_dir(&dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
+    let paths = match list_folder(root, folder) {
+        Ok(paths) => paths,
         Err(e) => {
             diagnostics.push(Diagnostic::error(
                 folder,
@@ -225,50 +263,67 @@ fn read_folder(
             return Vec::new();
         }
     };
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "md") && p.is_file())
-        .collect();
-    paths.sort();
     let mut out = Vec::new();
     for path in paths {
         let rel = PathBuf::from(folder).join(path.file_name().unwrap_or_default());
-        match fs::metadata(&path) {
-            Ok(meta) if meta.len() > MAX_DOCUMENT => {
-                diagnostics.push(
-                    Diagnostic::error(
-                        &rel,
-                        0,
-                        format!(
-                            "file is {} bytes; documents are limited to {MAX_DOCUMENT}",
-                            meta.len()
-                        ),
-                    )
-                    .with_hint("keep long logs out of runbooks; quote the few lines that matter"),
-                );
-                continue;
-            }
-            Err(e) => {
-                diagnostics.push(Diagnostic::error(&rel, 0, format!("cannot read: {e}")));
-                continue;
-            }
-            Ok(_) => {}
-        }
-        match fs::read(&path) {
-            Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => out.push((rel, text)),
-                Err(e) => {
-                    let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-                    let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
-                    diagnostics.push(
-                        Diagnostic::error(&rel, line, "the file is not valid UTF-8")
-                            .with_hint("save it as UTF-8"),
-                    );
-                }
-            },
-            Err(e) => diagnostics.push(Diagnostic::error(&rel, 0, format!("cannot read: {e}"))),
+        match read_text(&path, &rel) {
+            Ok(text) => out.push((rel, text)),
+            Err(d) => diagnostics.push(d),
         }
     }
     out
+}
+
+/// A document file's identity for change detection: path relative to the root, and a stamp
+/// (modification time and size) that changes when the file does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileStamp {
+    pub rel: String,
+    pub stamp: String,
+}
+
+/// The stamps of every document file under `root`, without reading any of them.
+pub fn stamps(root: &Path) -> std::io::Result<Vec<FileStamp>> {
+    let mut out = Vec::new();
+    for folder in [RUNBOOKS, INCIDENTS] {
+        for path in list_folder(root, folder)? {
+            let Ok(meta) = fs::metadata(&path) else {
+                continue;
+            };
+            let modified = meta
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos());
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            out.push(FileStamp {
+                rel: format!("{folder}/{name}"),
+                stamp: format!("{modified}:{}", meta.len()),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// A runbook or an incident.
+#[derive(Debug, Clone)]
+pub enum Document {
+    Runbook(Runbook),
+    Incident(Incident),
+}
+
+/// Reads and parses one document by its path relative to the root (`runbooks/x.md`).
+pub fn load_document(root: &Path, rel: &str) -> (Option<Document>, Vec<Diagnostic>) {
+    let rel_path = PathBuf::from(rel);
+    let text = match read_text(&root.join(rel), &rel_path) {
+        Ok(text) => text,
+        Err(d) => return (None, vec![d]),
+    };
+    if rel.starts_with(&format!("{INCIDENTS}/")) {
+        let (incident, problems) = Incident::parse(&rel_path, &text);
+        (incident.map(Document::Incident), problems)
+    } else {
+        let (runbook, problems) = Runbook::parse(&rel_path, &text);
+        (runbook.map(Document::Runbook), problems)
+    }
 }

@@ -2,8 +2,10 @@
 //! a file with its arguments and a `run` that returns the exit code.
 
 mod check;
+mod index;
 mod matching;
 mod output;
+mod search;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,6 +32,10 @@ enum Command {
     Match(matching::Args),
     /// Validate every runbook and incident: front matter, patterns, examples, links
     Check(check::Args),
+    /// Search runbooks and incidents (Chinese, English, identifiers)
+    Search(search::Args),
+    /// Update the search index (only changed files), or rebuild it
+    Index(index::Args),
 }
 
 /// Parses the arguments, runs the command, prints any error and returns the exit code.
@@ -39,6 +45,8 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Match(args) => matching::run(&root, args),
         Command::Check(args) => check::run(&root, args),
+        Command::Search(args) => search::run(&root, args),
+        Command::Index(args) => index::run(&root, args),
     };
     match result {
         Ok(code) => code,

@@ -6,6 +6,7 @@
 
 mod frontmatter;
 pub mod incident;
+pub mod markdown;
 pub mod runbook;
 
 pub use frontmatter::{FrontMatter, split_front_matter};

@@ -4,6 +4,7 @@ mod check;
 mod eval;
 mod matching;
 mod repository;
+mod search;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

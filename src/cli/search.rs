@@ -1,0 +1,142 @@
+//! `lore search`: find runbooks and incidents by words, identifiers or Chinese phrases. The index
+//! under `.lore/index` is brought up to date first (only changed files are re-read).
+
+use std::io::{self, IsTerminal, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use super::output::Style;
+use crate::library::CACHE_DIR;
+use crate::search::{SearchError, SearchIndex, SearchResults};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// What to look for; `"quoted phrases"`, `kind:`, `tag:` and `severity:` are understood
+    #[arg(required = true, num_args = 1..)]
+    query: Vec<String>,
+    /// Print the result as JSON
+    #[arg(long)]
+    json: bool,
+    /// At most N results
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    limit: usize,
+    /// Only runbooks or only incidents
+    #[arg(long, value_parser = ["runbook", "incident"])]
+    kind: Option<String>,
+}
+
+/// Opens the root's index and syncs it with the files. When the index cannot be written (a
+/// read-only checkout, or another lore holding it), searching still works: from the index as it
+/// is, or from one built in memory.
+pub fn open_synced(
+    root: &Path,
+    rebuild: bool,
+    progress: &mut dyn FnMut(usize, usize),
+) -> anyhow::Result<SearchIndex> {
+    let dir = root.join(CACHE_DIR).join("index");
+    match SearchIndex::open(&dir) {
+        Ok(index) => match index.sync(root, rebuild, progress) {
+            Ok(_) => Ok(index),
+            Err(SearchError::Busy) => {
+                eprintln!(
+                    "lore: the index is being updated by another lore (serve?); searching it as it is"
+                );
+                Ok(index)
+            }
+            Err(e) => Err(e.into()),
+        },
+        Err(e) => {
+            eprintln!(
+                "lore: cannot use {} ({e}); searching an index built in memory",
+                dir.display()
+            );
+            let index = SearchIndex::in_ram();
+            index.sync(root, true, progress)?;
+            Ok(index)
+        }
+    }
+}
+
+pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
+    let index = open_synced(root, false, &mut |_, _| {})?;
+    let text = args.query.join(" ");
+    let results = index.search(&text, args.limit, args.kind.as_deref())?;
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    if args.json {
+        serde_json::to_writer(&mut out, &results)?;
+        writeln!(out)?;
+    } else {
+        print_human(
+            &mut out,
+            &results,
+            Style::for_stdout(),
+            io::stdout().is_terminal(),
+        )?;
+    }
+    Ok(if results.hits.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn print_human(
+    out: &mut impl Write,
+    results: &SearchResults,
+    style: Style,
+    tty: bool,
+) -> io::Result<()> {
+    for (n, hit) in results.hits.iter().enumerate() {
+        let severity = if hit.severity.is_empty() {
+            String::new()
+        } else {
+            format!("  {}", hit.severity)
+        };
+        writeln!(
+            out,
+            "{} {}  {}{severity}",
+            style.bold(&format!("{}.", n + 1)),
+            style.bold(&hit.id),
+            hit.kind
+        )?;
+        writeln!(out, "   {}", hit.title)?;
+        let section = hit
+            .section
+            .as_deref()
+            .map(|s| format!("  § {s}"))
+            .unwrap_or_default();
+        writeln!(out, "   {}{section}", style.dim(&hit.url))?;
+        writeln!(out, "   {}", terminal_snippet(&hit.snippet, tty))?;
+        writeln!(out)?;
+    }
+    let shown = results.hits.len();
+    writeln!(
+        out,
+        "{}",
+        style.dim(&format!(
+            "{shown} of {} matching document(s), {:.1} ms",
+            results.total, results.elapsed_ms
+        ))
+    )
+}
+
+/// The snippet's HTML as terminal text: `<b>` becomes bold on a terminal, entities are decoded.
+fn terminal_snippet(html: &str, tty: bool) -> String {
+    let (on, off) = if tty {
+        ("\x1b[1;33m", "\x1b[0m")
+    } else {
+        ("", "")
+    };
+    html.replace("<b>", on)
+        .replace("</b>", off)
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&amp;", "&")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -1,0 +1,93 @@
+//! What the index holds of a runbook or an incident: one entry for the whole file and one per
+//! section, in plain text.
+
+use crate::doc::markdown::{Section, plain_text};
+use crate::doc::{Incident, Runbook};
+
+/// A document ready to be indexed.
+#[derive(Debug, Clone)]
+pub struct IndexDoc {
+    pub kind: &'static str,
+    pub id: String,
+    /// Relative path, e.g. `runbooks/gpu-fallen-off-bus.md`.
+    pub path: String,
+    pub title: String,
+    pub aliases: Vec<String>,
+    pub tags: Vec<String>,
+    /// Shown when a hit has no highlighted text (a hit on the title alone).
+    pub summary: String,
+    pub severity: String,
+    /// `reviewed_at` of a runbook, `started_at` of an incident.
+    pub date: Option<String>,
+    pub body: String,
+    pub sections: Vec<Section>,
+    /// Signature example lines, searchable as they appear in logs.
+    pub examples: Vec<String>,
+    /// Other searchable words (an incident's hosts, services and runbooks).
+    pub extra: Vec<String>,
+}
+
+impl IndexDoc {
+    pub fn from_runbook(runbook: &Runbook) -> IndexDoc {
+        let (body, sections) = plain_text(&runbook.body);
+        IndexDoc {
+            kind: "runbook",
+            id: runbook.id.clone(),
+            path: runbook.path.to_string_lossy().into_owned(),
+            title: runbook.title.clone(),
+            aliases: runbook.aliases.clone(),
+            tags: runbook.tags.clone(),
+            summary: runbook.summary.clone(),
+            severity: runbook.severity.as_str().to_string(),
+            date: runbook.reviewed_at.map(|d| d.to_string()),
+            body,
+            sections,
+            examples: runbook
+                .signatures
+                .iter()
+                .flat_map(|s| s.examples.iter().map(|e| e.text.clone()))
+                .collect(),
+            extra: runbook.signatures.iter().map(|s| s.id.clone()).collect(),
+        }
+    }
+
+    pub fn from_incident(incident: &Incident) -> IndexDoc {
+        let (body, sections) = plain_text(&incident.body);
+        let summary = sections
+            .iter()
+            .find(|s| s.anchor == "summary")
+            .or(sections.first())
+            .map(|s| first_chars(&s.text, 300))
+            .unwrap_or_default();
+        let mut extra = incident.hosts.clone();
+        extra.extend(incident.services.iter().cloned());
+        extra.extend(incident.runbooks.iter().cloned());
+        extra.extend(incident.authors.iter().cloned());
+        IndexDoc {
+            kind: "incident",
+            id: incident.id.clone(),
+            path: incident.path.to_string_lossy().into_owned(),
+            title: incident.title.clone(),
+            aliases: Vec::new(),
+            tags: incident.tags.clone(),
+            summary,
+            severity: incident
+                .severity
+                .map(|s| s.as_str().to_lowercase())
+                .unwrap_or_default(),
+            date: incident.started_at.map(|t| t.to_rfc3339()),
+            body,
+            sections,
+            examples: Vec::new(),
+            extra,
+        }
+    }
+}
+
+/// At most `n` characters of `text`, cut at a character boundary, with `…` if cut.
+pub fn first_chars(text: &str, n: usize) -> String {
+    match text.char_indices().nth(n) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}

@@ -1,0 +1,75 @@
+//! Watching a library root for changes (an edit in an editor, a `git pull`), so `serve` picks
+//! them up without a restart. Events are debounced: a burst of writes becomes one callback.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use notify::{RecommendedWatcher, RecursiveMode, Watcher as _};
+
+use crate::library::{CACHE_DIR, INCIDENTS, RUNBOOKS};
+
+/// Quiet time after the last event before the callback runs.
+pub const DEBOUNCE: Duration = Duration::from_millis(120);
+
+/// Watches `root/runbooks` and `root/incidents` while alive.
+pub struct Watcher {
+    _watcher: RecommendedWatcher,
+}
+
+impl Watcher {
+    /// Calls `on_change` (on a thread of its own) with the changed paths after each burst of
+    /// changes to Markdown files.
+    pub fn start(
+        root: &Path,
+        on_change: impl Fn(Vec<PathBuf>) + Send + 'static,
+    ) -> notify::Result<Watcher> {
+        let (tx, rx) = mpsc::channel::<PathBuf>();
+        let mut watcher =
+            notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+                if let Ok(event) = event {
+                    for path in event.paths {
+                        let _ = tx.send(path);
+                    }
+                }
+            })?;
+        // The root itself too, so a folder created later (or replaced by a checkout) is noticed.
+        watcher.watch(root, RecursiveMode::NonRecursive)?;
+        for folder in [RUNBOOKS, INCIDENTS] {
+            let dir = root.join(folder);
+            if dir.is_dir() {
+                watcher.watch(&dir, RecursiveMode::NonRecursive)?;
+            }
+        }
+        std::thread::Builder::new()
+            .name("lore-watch".into())
+            .spawn(move || {
+                while let Ok(first) = rx.recv() {
+                    let mut paths = vec![first];
+                    while let Ok(more) = rx.recv_timeout(DEBOUNCE) {
+                        paths.push(more);
+                    }
+                    paths.retain(|p| relevant(p));
+                    paths.sort();
+                    paths.dedup();
+                    if !paths.is_empty() {
+                        on_change(paths);
+                    }
+                }
+            })
+            .map_err(|e| notify::Error::generic(&e.to_string()))?;
+        Ok(Watcher { _watcher: watcher })
+    }
+}
+
+/// Markdown documents and the folders that hold them; not our own cache, not editor swap files.
+fn relevant(path: &Path) -> bool {
+    if path.components().any(|c| c.as_os_str() == CACHE_DIR) {
+        return false;
+    }
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if name.starts_with('.') || name.ends_with('~') {
+        return false;
+    }
+    name.ends_with(".md") || name == RUNBOOKS || name == INCIDENTS
+}
