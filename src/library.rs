@@ -287,22 +287,31 @@ pub fn stamps(root: &Path) -> std::io::Result<Vec<FileStamp>> {
     let mut out = Vec::new();
     for folder in [RUNBOOKS, INCIDENTS] {
         for path in list_folder(root, folder)? {
-            let Ok(meta) = fs::metadata(&path) else {
-                continue;
-            };
-            let modified = meta
-                .modified()
-                .ok()
-                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                .map_or(0, |d| d.as_nanos());
             let name = path.file_name().unwrap_or_default().to_string_lossy();
-            out.push(FileStamp {
-                rel: format!("{folder}/{name}"),
-                stamp: format!("{modified}:{}", meta.len()),
-            });
+            out.extend(stamp(root, &format!("{folder}/{name}")));
         }
     }
     Ok(out)
+}
+
+/// The stamp of one document file (`runbooks/x.md`), or `None` if it is not there (or is not a
+/// document: the path must be a `.md` file directly in `runbooks/` or `incidents/`).
+pub fn stamp(root: &Path, rel: &str) -> Option<FileStamp> {
+    let (folder, name) = rel.split_once('/')?;
+    if !(folder == RUNBOOKS || folder == INCIDENTS) || name.contains('/') || !name.ends_with(".md")
+    {
+        return None;
+    }
+    let meta = fs::metadata(root.join(rel)).ok().filter(|m| m.is_file())?;
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    Some(FileStamp {
+        rel: rel.to_string(),
+        stamp: format!("{modified}:{}", meta.len()),
+    })
 }
 
 /// A runbook or an incident.

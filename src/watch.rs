@@ -12,6 +12,14 @@ use crate::library::{CACHE_DIR, INCIDENTS, RUNBOOKS};
 /// Quiet time after the last event before the callback runs.
 pub const DEBOUNCE: Duration = Duration::from_millis(120);
 
+/// What changed in one burst: document files (relative to the root, like `runbooks/x.md`), or
+/// something bigger (a folder appeared or vanished) that needs a full look.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    pub files: Vec<String>,
+    pub full: bool,
+}
+
 /// Watches `root/runbooks` and `root/incidents` while alive.
 pub struct Watcher {
     _watcher: RecommendedWatcher,
@@ -22,8 +30,9 @@ impl Watcher {
     /// changes to Markdown files.
     pub fn start(
         root: &Path,
-        on_change: impl Fn(Vec<PathBuf>) + Send + 'static,
+        on_change: impl Fn(Change) + Send + 'static,
     ) -> notify::Result<Watcher> {
+        let root_path = root.to_path_buf();
         let (tx, rx) = mpsc::channel::<PathBuf>();
         let mut watcher =
             notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
@@ -53,13 +62,40 @@ impl Watcher {
                     paths.sort();
                     paths.dedup();
                     if !paths.is_empty() {
-                        on_change(paths);
+                        on_change(classify(&root_path, &paths));
                     }
                 }
             })
             .map_err(|e| notify::Error::generic(&e.to_string()))?;
         Ok(Watcher { _watcher: watcher })
     }
+}
+
+fn classify(root: &Path, paths: &[PathBuf]) -> Change {
+    let mut change = Change {
+        files: Vec::new(),
+        full: false,
+    };
+    for path in paths {
+        let rel = path.strip_prefix(root).unwrap_or(path);
+        let parts: Vec<_> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        match parts.as_slice() {
+            [folder, name]
+                if (folder == RUNBOOKS || folder == INCIDENTS) && name.ends_with(".md") =>
+            {
+                change.files.push(format!("{folder}/{name}"));
+            }
+            // The folders themselves: created, removed, replaced by a checkout.
+            [name] if name == RUNBOOKS || name == INCIDENTS => change.full = true,
+            // Other files at the root (README.md) are not documents.
+            [_] => {}
+            _ => change.full = true,
+        }
+    }
+    change
 }
 
 /// Markdown documents and the folders that hold them; not our own cache, not editor swap files.

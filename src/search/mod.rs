@@ -20,9 +20,9 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use tantivy::collector::{Count, TopDocs};
+use tantivy::collector::{Count, FilterCollector, TopDocs};
 use tantivy::schema::{
-    Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
+    FAST, Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
 };
 use tantivy::snippet::SnippetGenerator;
 use tantivy::tokenizer::TextAnalyzer;
@@ -31,7 +31,7 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Te
 use crate::library::{self, Document};
 
 /// Bump when the schema, the tokenizer or what is indexed changes: old indexes are rebuilt.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 4;
 const VERSION_FILE: &str = "lore-schema-version";
 const MANIFEST_FILE: &str = "lore-manifest";
 /// Writer memory for incremental updates and for a full build.
@@ -61,6 +61,8 @@ pub struct Fields {
     pub path: Field,
     /// `file` or `section`.
     pub unit: Field,
+    /// 1 for the whole-file entry: lets one pass both rank entries and count documents.
+    pub is_file: Field,
     pub kind: Field,
     pub id: Field,
     pub anchor: Field,
@@ -68,12 +70,13 @@ pub struct Fields {
     pub title: Field,
     pub aliases: Field,
     pub tags: Field,
-    pub tags_text: Field,
+    /// Stored for display; its words are searched through `more`.
     pub summary: Field,
     pub headings: Field,
     pub body: Field,
-    pub examples: Field,
-    pub extra: Field,
+    /// Everything else worth finding, in one field (fewer postings lists per query word): the
+    /// summary, tags, signature examples and ids, an incident's hosts, services and runbooks.
+    pub more: Field,
     pub severity: Field,
     pub date: Field,
     /// The document's title, stored on every entry (sections do not index it).
@@ -91,6 +94,7 @@ fn schema() -> (Schema, Fields) {
         key: builder.add_text_field("key", STRING | STORED),
         path: builder.add_text_field("path", STRING | STORED),
         unit: builder.add_text_field("unit", STRING),
+        is_file: builder.add_u64_field("is_file", FAST),
         kind: builder.add_text_field("kind", STRING | STORED),
         id: builder.add_text_field("id", STRING | STORED),
         anchor: builder.add_text_field("anchor", STORED),
@@ -98,12 +102,10 @@ fn schema() -> (Schema, Fields) {
         title: builder.add_text_field("title", stored_text.clone()),
         aliases: builder.add_text_field("aliases", text.clone()),
         tags: builder.add_text_field("tags", STRING | STORED),
-        tags_text: builder.add_text_field("tags_text", text.clone()),
-        summary: builder.add_text_field("summary", stored_text.clone()),
+        summary: builder.add_text_field("summary", STORED),
         headings: builder.add_text_field("headings", text.clone()),
         body: builder.add_text_field("body", stored_text),
-        examples: builder.add_text_field("examples", text.clone()),
-        extra: builder.add_text_field("extra", text),
+        more: builder.add_text_field("more", text),
         severity: builder.add_text_field("severity", STRING | STORED),
         date: builder.add_text_field("date", STORED),
         display_title: builder.add_text_field("display_title", STORED),
@@ -163,7 +165,9 @@ pub struct SearchIndex {
     fresh: Mutex<Option<String>>,
 }
 
-fn register(index: &Index) {
+fn register(index: &mut Index) {
+    // Segments are searched on all cores: a query over 100,000 documents is CPU-bound.
+    let _ = index.set_default_multithread_executor();
     index.tokenizers().register(
         tokenizer::NAME,
         TextAnalyzer::from(tokenizer::LoreTokenizer),
@@ -257,12 +261,12 @@ impl SearchIndex {
     }
 
     fn from_index(
-        index: Index,
+        mut index: Index,
         fields: Fields,
         dir: Option<PathBuf>,
         fresh: Option<String>,
     ) -> Result<SearchIndex, SearchError> {
-        register(&index);
+        register(&mut index);
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
@@ -336,17 +340,17 @@ impl SearchIndex {
             rebuilt: rebuilt.clone(),
             ..SyncStats::default()
         };
-        let mut changed: Vec<&library::FileStamp> = Vec::new();
-        for file in &on_disk {
+        let mut changed: Vec<library::FileStamp> = Vec::new();
+        for file in on_disk.iter() {
             match manifest.get(&file.rel) {
                 Some(stamp) if *stamp == file.stamp => stats.unchanged += 1,
                 Some(_) => {
                     stats.updated += 1;
-                    changed.push(file);
+                    changed.push(file.clone());
                 }
                 None => {
                     stats.added += 1;
-                    changed.push(file);
+                    changed.push(file.clone());
                 }
             }
         }
@@ -358,9 +362,61 @@ impl SearchIndex {
             .cloned()
             .collect();
         stats.removed = removed.len();
-        if changed.is_empty() && removed.is_empty() && rebuilt.is_none() {
-            stats.elapsed_ms = ms(started.elapsed());
-            return Ok(stats);
+        self.apply(
+            root,
+            &mut manifest,
+            changed,
+            removed,
+            rebuilt.is_some(),
+            progress,
+        )?;
+        stats.elapsed_ms = ms(started.elapsed());
+        Ok(stats)
+    }
+
+    /// Like [`SearchIndex::sync`] for a few files known to have changed (what a file watcher
+    /// reports): nothing else is looked at. `rels` are paths relative to the root.
+    pub fn sync_files(&self, root: &Path, rels: &[String]) -> Result<SyncStats, SearchError> {
+        let started = Instant::now();
+        let mut manifest = self.manifest.lock().expect("not poisoned");
+        let mut stats = SyncStats::default();
+        let mut changed = Vec::new();
+        let mut removed = Vec::new();
+        for rel in rels {
+            match (library::stamp(root, rel), manifest.get(rel)) {
+                (Some(now), Some(before)) if now.stamp == *before => stats.unchanged += 1,
+                (Some(now), before) => {
+                    if before.is_some() {
+                        stats.updated += 1;
+                    } else {
+                        stats.added += 1;
+                    }
+                    changed.push(now);
+                }
+                (None, Some(_)) => {
+                    stats.removed += 1;
+                    removed.push(rel.clone());
+                }
+                (None, None) => {}
+            }
+        }
+        self.apply(root, &mut manifest, changed, removed, false, &mut |_, _| {})?;
+        stats.elapsed_ms = ms(started.elapsed());
+        Ok(stats)
+    }
+
+    /// Re-indexes `changed` and drops `removed` in one commit, then records them in the manifest.
+    fn apply(
+        &self,
+        root: &Path,
+        manifest: &mut HashMap<String, String>,
+        changed: Vec<library::FileStamp>,
+        removed: Vec<String>,
+        rebuild: bool,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<(), SearchError> {
+        if changed.is_empty() && removed.is_empty() && !rebuild {
+            return Ok(());
         }
         let heap = if changed.len() > 1000 {
             BULK_HEAP
@@ -369,7 +425,7 @@ impl SearchIndex {
         };
         let total = changed.len();
         self.with_writer(heap, |writer| {
-            if rebuilt.is_some() {
+            if rebuild {
                 writer.delete_all_documents()?;
             }
             for path in &removed {
@@ -398,13 +454,11 @@ impl SearchIndex {
             manifest.remove(path);
         }
         for file in changed {
-            manifest.insert(file.rel.clone(), file.stamp.clone());
+            manifest.insert(file.rel, file.stamp);
         }
-        self.write_manifest(&manifest)?;
-        drop(manifest);
+        self.write_manifest(manifest)?;
         self.reader.reload()?;
-        stats.elapsed_ms = ms(started.elapsed());
-        Ok(stats)
+        Ok(())
     }
 
     /// Indexes documents given directly (tests, and callers that already parsed them); replaces
@@ -463,10 +517,12 @@ impl SearchIndex {
         let mut whole = common.clone();
         whole.add_text(f.key, &key);
         whole.add_text(f.unit, "file");
+        whole.add_u64(f.is_file, 1);
         whole.add_text(f.title, &doc.title);
         whole.add_text(f.summary, &doc.summary);
+        whole.add_text(f.more, &doc.summary);
         for tag in &doc.tags {
-            whole.add_text(f.tags_text, tag);
+            whole.add_text(f.more, tag);
         }
         for alias in &doc.aliases {
             whole.add_text(f.aliases, alias);
@@ -475,17 +531,15 @@ impl SearchIndex {
             whole.add_text(f.headings, &section.heading);
         }
         whole.add_text(f.body, &doc.body);
-        for example in &doc.examples {
-            whole.add_text(f.examples, example);
-        }
-        for extra in &doc.extra {
-            whole.add_text(f.extra, extra);
+        for text in doc.examples.iter().chain(&doc.extra) {
+            whole.add_text(f.more, text);
         }
         writer.add_document(whole)?;
         for section in &doc.sections {
             let mut part = common.clone();
             part.add_text(f.key, format!("{key}#{}", section.anchor));
             part.add_text(f.unit, "section");
+            part.add_u64(f.is_file, 0);
             part.add_text(f.anchor, &section.anchor);
             part.add_text(f.section, &section.heading);
             part.add_text(f.headings, &section.heading);
@@ -508,7 +562,13 @@ impl SearchIndex {
             parsed.filters.kind = Some(kind.to_lowercase());
         }
         let searcher = self.reader.searcher();
-        let Some(query) = parsed.build(&self.fields) else {
+        // Typos are only looked for when a word is not in the index as typed.
+        let known = |field: Field, token: &str| {
+            searcher
+                .doc_freq(&Term::from_field_text(field, token))
+                .is_ok_and(|n| n > 0)
+        };
+        let Some(query) = parsed.build(&self.fields, &known) else {
             return Ok(SearchResults {
                 hits: Vec::new(),
                 total: 0,
@@ -516,11 +576,12 @@ impl SearchIndex {
             });
         };
         let limit = limit.clamp(1, 1000);
-        let top = searcher.search(
+        // One pass ranks the entries and counts the documents (their whole-file entries).
+        let files = FilterCollector::new("is_file".to_string(), |v: u64| v == 1, Count);
+        let (top, total) = searcher.search(
             &query,
-            &TopDocs::with_limit(limit * 8 + 16).order_by_score(),
+            &(TopDocs::with_limit(limit * 4 + 8).order_by_score(), files),
         )?;
-        let total = searcher.search(&parsed.build_files_only(&self.fields, &*query), &Count)?;
         // Group by document. A section is shown instead of the whole file when it scores nearly
         // as well: the hit then links to `#fix` rather than the top of the page.
         let mut order: Vec<String> = Vec::new();

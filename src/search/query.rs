@@ -46,11 +46,8 @@ const FIELDS: &[(&str, f32)] = &[
     ("title", 4.0),
     ("aliases", 3.0),
     ("headings", 2.0),
-    ("tags_text", 2.0),
-    ("summary", 1.5),
+    ("more", 1.3),
     ("body", 1.0),
-    ("examples", 0.8),
-    ("extra", 1.0),
 ];
 
 fn field(fields: &Fields, name: &str) -> Field {
@@ -58,11 +55,8 @@ fn field(fields: &Fields, name: &str) -> Field {
         "title" => fields.title,
         "aliases" => fields.aliases,
         "headings" => fields.headings,
-        "tags_text" => fields.tags_text,
-        "summary" => fields.summary,
         "body" => fields.body,
-        "examples" => fields.examples,
-        _ => fields.extra,
+        _ => fields.more,
     }
 }
 
@@ -153,7 +147,14 @@ impl ParsedQuery {
     }
 
     /// The query, or `None` when there is nothing to look for.
-    pub fn build(&self, fields: &Fields) -> Option<Box<dyn Query>> {
+    /// `known(field, token)` says whether a token is in the index; typo tolerance is only used for
+    /// words that are not (a known word is most likely spelled as meant, and fuzzy expansion of a
+    /// common word is the most expensive part of a query).
+    pub fn build(
+        &self,
+        fields: &Fields,
+        known: &dyn Fn(Field, &str) -> bool,
+    ) -> Option<Box<dyn Query>> {
         let mut must: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         let last = self.words.len().saturating_sub(1);
@@ -176,7 +177,11 @@ impl ParsedQuery {
             }
             let token = &word.tokens[0];
             let chars = token.chars().count();
-            if word.alphabetic && chars >= 5 {
+            if word.alphabetic
+                && chars >= 5
+                && !known(fields.body, token)
+                && !known(fields.title, token)
+            {
                 let distance = if chars >= 10 { 2 } else { 1 };
                 for name in ["title", "aliases", "body"] {
                     let term = Term::from_field_text(field(fields, name), token);
@@ -188,7 +193,13 @@ impl ParsedQuery {
             }
             let latin = !token.chars().any(is_cjk);
             if i == last && self.prefix_last && latin && chars >= 2 {
-                for name in ["title", "aliases", "headings", "body"] {
+                // Short prefixes expand to many body words: only titles and headings then.
+                let names: &[&str] = if chars >= 4 {
+                    &["title", "aliases", "headings", "body"]
+                } else {
+                    &["title", "aliases", "headings"]
+                };
+                for &name in names {
                     let term = Term::from_field_text(field(fields, name), token);
                     alternatives.push((
                         Occur::Should,
@@ -200,7 +211,8 @@ impl ParsedQuery {
         }
         // Words in the typed order count extra, most in the title and aliases.
         if self.sequence.len() >= 2 {
-            for (name, boost) in [("title", 6.0), ("aliases", 6.0), ("body", 2.0)] {
+            // Short fields only: a phrase over every body is the most expensive thing to evaluate.
+            for (name, boost) in [("title", 6.0), ("aliases", 6.0)] {
                 let f = field(fields, name);
                 let terms: Vec<Term> = self
                     .sequence
@@ -260,20 +272,6 @@ impl ParsedQuery {
             term(fields.severity, severity);
         }
         out
-    }
-
-    /// `query` restricted to whole-file entries, for counting matching documents.
-    pub fn build_files_only(&self, fields: &Fields, query: &dyn Query) -> BooleanQuery {
-        BooleanQuery::new(vec![
-            (Occur::Must, query.box_clone()),
-            (
-                Occur::Must,
-                Box::new(TermQuery::new(
-                    Term::from_field_text(fields.unit, "file"),
-                    IndexRecordOption::Basic,
-                )),
-            ),
-        ])
     }
 }
 

@@ -92,10 +92,15 @@ fn an_edit_is_searchable_once_the_watcher_fires() {
     let (tx, rx) = std::sync::mpsc::channel();
     let watched = index.clone();
     let path = root.path().to_path_buf();
-    let _watcher = Watcher::start(root.path(), move |_| {
+    let _watcher = Watcher::start(root.path(), move |change| {
         // The temp root may be gone when a late event arrives: ignore errors then.
-        if watched.sync(&path, false, &mut |_, _| {}).is_ok() {
-            let _ = tx.send(());
+        let synced = if change.full {
+            watched.sync(&path, false, &mut |_, _| {}).map(|_| ())
+        } else {
+            watched.sync_files(&path, &change.files).map(|_| ())
+        };
+        if synced.is_ok() {
+            let _ = tx.send(change);
         }
     })
     .unwrap();
