@@ -180,3 +180,146 @@ mod tests {
         assert_eq!(sections[0].text, "nvidia-smi fails\nmore");
     }
 }
+
+/// Markdown to HTML that is safe to put in a page: headings get their anchors as `id`s, raw HTML
+/// in the source is shown as text, and the result goes through a sanitizer so no script, event
+/// handler or `javascript:` URL survives whatever the Markdown says.
+pub fn to_html(markdown: &str) -> String {
+    use pulldown_cmark::{CowStr, html};
+    let mut seen = Vec::new();
+    let mut events = Vec::new();
+    let mut parser = parser(markdown).peekable();
+    while let Some(event) = parser.next() {
+        match event {
+            Event::Start(Tag::Heading {
+                level,
+                classes,
+                attrs,
+                ..
+            }) => {
+                // The anchor needs the heading's text, which follows.
+                let mut inner = Vec::new();
+                let mut text = String::new();
+                for next in parser.by_ref() {
+                    if matches!(next, Event::End(TagEnd::Heading(_))) {
+                        break;
+                    }
+                    if let Event::Text(t) | Event::Code(t) = &next {
+                        text.push_str(t);
+                    }
+                    inner.push(next);
+                }
+                let anchor = unique(slug(&text), &mut seen);
+                events.push(Event::Start(Tag::Heading {
+                    level,
+                    id: Some(CowStr::from(anchor)),
+                    classes,
+                    attrs,
+                }));
+                events.extend(inner);
+                events.push(Event::End(TagEnd::Heading(level)));
+            }
+            Event::Html(raw) | Event::InlineHtml(raw) => events.push(Event::Text(raw)),
+            other => events.push(other),
+        }
+    }
+    let mut out = String::with_capacity(markdown.len() * 3 / 2);
+    html::push_html(&mut out, events.into_iter());
+    sanitize(&out)
+}
+
+/// Keeps the tags Markdown produces, the heading ids and code languages; drops everything else.
+pub fn sanitize(html: &str) -> String {
+    use std::collections::{HashMap, HashSet};
+    let mut tag_attributes: HashMap<&str, HashSet<&str>> = HashMap::new();
+    for heading in ["h1", "h2", "h3", "h4", "h5", "h6"] {
+        tag_attributes.insert(heading, ["id"].into());
+    }
+    tag_attributes.insert("code", ["class"].into());
+    tag_attributes.insert("th", ["style"].into());
+    tag_attributes.insert("td", ["style"].into());
+    tag_attributes.insert("input", ["type", "checked", "disabled"].into());
+    tag_attributes.insert("a", ["href", "title"].into());
+    ammonia::Builder::default()
+        .add_tags(["input"])
+        .tag_attributes(tag_attributes)
+        .url_schemes(["http", "https", "mailto"].into())
+        .link_rel(Some("noopener noreferrer"))
+        .clean(html)
+        .to_string()
+}
+
+/// The Markdown of one section (heading line excluded), up to the next heading of the same or a
+/// higher level; `anchor` as [`plain_text`] and [`to_html`] compute it.
+pub fn section_markdown<'a>(markdown: &'a str, anchor: &str) -> Option<&'a str> {
+    let mut seen = Vec::new();
+    let mut found: Option<(u8, usize)> = None;
+    let mut heading: Option<(u8, usize, String)> = None;
+    for (event, range) in parser(markdown).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Heading { level, .. }) => {
+                let level = level_number(level);
+                if let Some((wanted, start)) = found
+                    && level <= wanted
+                {
+                    return Some(markdown[start..range.start].trim());
+                }
+                heading = Some((level, range.end, String::new()));
+            }
+            Event::Text(t) | Event::Code(t) => {
+                if let Some((_, _, text)) = &mut heading {
+                    text.push_str(&t);
+                }
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((level, end, text)) = heading.take() {
+                    let this = unique(slug(&text), &mut seen);
+                    if found.is_none() && this == anchor {
+                        found = Some((level, end));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    found.map(|(_, start)| markdown[start..].trim())
+}
+
+#[cfg(test)]
+mod html_tests {
+    use super::*;
+
+    #[test]
+    fn headings_get_anchors() {
+        let html = to_html("## Fix\n\ntext\n\n## 中文摘要\n\n## Fix\n");
+        assert!(html.contains("<h2 id=\"fix\">Fix</h2>"), "{html}");
+        assert!(html.contains("<h2 id=\"中文摘要\">"), "{html}");
+        assert!(html.contains("<h2 id=\"fix-2\">"), "{html}");
+    }
+
+    #[test]
+    fn nothing_executable_survives() {
+        let html = to_html(
+            "<script>alert(1)</script>\n\n[x](javascript:alert(1)) <img src=x onerror=alert(1)>\n\n<a href=\"#\" onclick=\"x()\">y</a>\n\n```html\n<script>ok in code</script>\n```\n",
+        );
+        assert!(!html.contains("<script"), "{html}");
+        assert!(!html.contains("javascript:"), "{html}");
+        assert!(!html.contains("<img"), "{html}");
+        assert!(!html.contains("<a href=\"#\" onclick"), "{html}");
+        assert!(
+            html.contains("&lt;script&gt;"),
+            "raw HTML is shown as text: {html}"
+        );
+    }
+
+    #[test]
+    fn sections() {
+        let md = "## Symptoms\nA\n## Fix\n1. reboot\n### Detail\nmore\n## Why it happens\nB\n";
+        assert_eq!(
+            section_markdown(md, "fix"),
+            Some("1. reboot\n### Detail\nmore")
+        );
+        assert_eq!(section_markdown(md, "why-it-happens"), Some("B"));
+        assert_eq!(section_markdown(md, "nope"), None);
+    }
+}
