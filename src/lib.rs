@@ -10,3 +10,4 @@ mod par;
 pub mod search;
 pub mod signature;
 pub mod watch;
+pub mod web;

@@ -6,6 +6,7 @@ mod index;
 mod matching;
 mod output;
 mod search;
+mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -28,6 +29,8 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Serve the web UI and JSON API over the library
+    Serve(serve::Args),
     /// Find the known causes in a log (a file, or standard input)
     Match(matching::Args),
     /// Validate every runbook and incident: front matter, patterns, examples, links
@@ -43,6 +46,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let root = resolve_root(cli.root);
     let result = match cli.command {
+        Command::Serve(args) => serve::run(&root, args),
         Command::Match(args) => matching::run(&root, args),
         Command::Check(args) => check::run(&root, args),
         Command::Search(args) => search::run(&root, args),

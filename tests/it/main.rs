@@ -5,6 +5,7 @@ mod eval;
 mod matching;
 mod repository;
 mod search;
+mod web;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,243 @@
+//! The JSON API (DESIGN §5-6): match, search, runbooks, incidents, health.
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+
+use super::error::{ApiError, WebError};
+use super::state::AppState;
+use super::{MAX_PASTE, run_match, run_search};
+use crate::doc::{ActionItem, Example, Incident, Runbook, is_valid_id};
+use crate::signature::IncidentRef;
+
+#[derive(Deserialize)]
+pub struct MatchParams {
+    top: Option<usize>,
+}
+
+#[derive(Deserialize)]
+struct MatchJson {
+    text: String,
+    top: Option<usize>,
+}
+
+/// `POST /api/match`: the body is the log (any content type: `curl --data-binary` sends a form
+/// type), or JSON `{"text": ...}` when the content type says JSON.
+pub async fn match_log(
+    State(state): State<AppState>,
+    Query(params): Query<MatchParams>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let body = body.map_err(|e| match e.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => WebError::TooLarge,
+        _ => WebError::BadRequest("the request body could not be read".into()),
+    })?;
+    let is_json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    let (text, top) = if is_json {
+        let parsed: MatchJson = serde_json::from_slice(&body).map_err(|e| {
+            WebError::BadRequest(format!("expected JSON like {{\"text\": \"...\"}}: {e}"))
+        })?;
+        (parsed.text.into_bytes(), parsed.top.or(params.top))
+    } else {
+        (body.to_vec(), params.top)
+    };
+    if text.len() > MAX_PASTE {
+        return Err(WebError::TooLarge.into());
+    }
+    let snapshot = state.snapshot();
+    let (report, _) = run_match(&snapshot, text, top).await?;
+    Ok(Json(report).into_response())
+}
+
+#[derive(Deserialize)]
+pub struct SearchParams {
+    #[serde(default)]
+    q: String,
+    limit: Option<usize>,
+    kind: Option<String>,
+}
+
+pub async fn search(
+    State(state): State<AppState>,
+    Query(params): Query<SearchParams>,
+) -> Result<Response, ApiError> {
+    if params.q.len() > 2000 {
+        return Err(WebError::BadRequest("the query is longer than 2000 bytes".into()).into());
+    }
+    let kind = params.kind.filter(|k| !k.is_empty());
+    if let Some(k) = &kind
+        && k != "runbook"
+        && k != "incident"
+    {
+        return Err(WebError::BadRequest("kind is `runbook` or `incident`".into()).into());
+    }
+    let results = run_search(&state, params.q, params.limit.unwrap_or(10), kind).await?;
+    Ok(Json(results).into_response())
+}
+
+#[derive(Serialize)]
+struct RunbookSummary<'a> {
+    id: &'a str,
+    title: &'a str,
+    summary: &'a str,
+    severity: &'a str,
+    tags: &'a [String],
+    url: String,
+    path: String,
+    signatures: usize,
+}
+
+fn summary(r: &Runbook) -> RunbookSummary<'_> {
+    RunbookSummary {
+        id: &r.id,
+        title: &r.title,
+        summary: &r.summary,
+        severity: r.severity.as_str(),
+        tags: &r.tags,
+        url: format!("/runbooks/{}", r.id),
+        path: r.path.display().to_string(),
+        signatures: r.signatures.len(),
+    }
+}
+
+pub async fn runbooks(State(state): State<AppState>) -> Response {
+    let snapshot = state.snapshot();
+    let list: Vec<RunbookSummary<'_>> = snapshot.library.runbooks.iter().map(summary).collect();
+    Json(serde_json::json!({ "runbooks": list, "total": list.len() })).into_response()
+}
+
+#[derive(Serialize)]
+struct SignatureJson<'a> {
+    id: &'a str,
+    pattern: &'a str,
+    explain: Option<&'a str>,
+    lines: usize,
+    weight: f64,
+    examples: &'a [Example],
+    counterexamples: &'a [String],
+}
+
+pub async fn runbook(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let snapshot = state.snapshot();
+    let r = Some(id.as_str())
+        .filter(|id| is_valid_id(id))
+        .and_then(|id| snapshot.library.runbook(id))
+        .ok_or_else(|| WebError::NotFound(format!("runbook `{id}`")))?;
+    let signatures: Vec<SignatureJson<'_>> = r
+        .signatures
+        .iter()
+        .map(|s| SignatureJson {
+            id: &s.id,
+            pattern: &s.pattern,
+            explain: s.explain.as_deref(),
+            lines: s.lines,
+            weight: s.weight,
+            examples: &s.examples,
+            counterexamples: &s.counterexamples,
+        })
+        .collect();
+    let incidents: Vec<IncidentRef> = snapshot.matcher.incidents_of(&r.id);
+    Ok(Json(serde_json::json!({
+        "id": r.id,
+        "title": r.title,
+        "summary": r.summary,
+        "aliases": r.aliases,
+        "tags": r.tags,
+        "severity": r.severity,
+        "action": r.action,
+        "related": r.related,
+        "references": r.references,
+        "reviewed_at": r.reviewed_at,
+        "path": r.path,
+        "url": format!("/runbooks/{}", r.id),
+        "signatures": signatures,
+        "body": r.body,
+        "incidents": incidents,
+    }))
+    .into_response())
+}
+
+fn incident_json(i: &Incident, with_body: bool) -> serde_json::Value {
+    let minutes = |d: Option<chrono::TimeDelta>| d.map(|d| d.num_minutes());
+    let mut value = serde_json::json!({
+        "id": i.id,
+        "title": i.title,
+        "status": i.status,
+        "severity": i.severity,
+        "started_at": i.started_at,
+        "detected_at": i.detected_at,
+        "mitigated_at": i.mitigated_at,
+        "resolved_at": i.resolved_at,
+        "minutes_to_detect": minutes(i.time_to_detect()),
+        "minutes_to_mitigate": minutes(i.time_to_mitigate()),
+        "minutes_to_resolve": minutes(i.time_to_resolve()),
+        "hosts": i.hosts,
+        "services": i.services,
+        "runbooks": i.runbooks,
+        "tags": i.tags,
+        "authors": i.authors,
+        "lang": i.lang,
+        "action_items": i.action_items.iter().collect::<Vec<&ActionItem>>(),
+        "url": format!("/incidents/{}", i.id),
+        "path": i.path,
+    });
+    if with_body {
+        value["body"] = serde_json::Value::String(i.body.clone());
+    }
+    value
+}
+
+pub async fn incidents(State(state): State<AppState>) -> Response {
+    let snapshot = state.snapshot();
+    let mut list: Vec<&Incident> = snapshot.library.incidents.iter().collect();
+    list.sort_by_key(|i| std::cmp::Reverse(i.started_at));
+    let list: Vec<serde_json::Value> = list.into_iter().map(|i| incident_json(i, false)).collect();
+    Json(serde_json::json!({ "incidents": list, "total": list.len() })).into_response()
+}
+
+pub async fn incident(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let snapshot = state.snapshot();
+    let i = Some(id.as_str())
+        .filter(|id| is_valid_id(id))
+        .and_then(|id| snapshot.library.incident(id))
+        .ok_or_else(|| WebError::NotFound(format!("incident `{id}`")))?;
+    Ok(Json(incident_json(i, true)).into_response())
+}
+
+pub async fn healthz(State(state): State<AppState>) -> Response {
+    let snapshot = state.snapshot();
+    let problems = snapshot
+        .library
+        .diagnostics
+        .iter()
+        .filter(|d| d.level == crate::doc::Level::Error)
+        .count();
+    Json(serde_json::json!({
+        "status": "ok",
+        "runbooks": snapshot.library.runbooks.len(),
+        "incidents": snapshot.library.incidents.len(),
+        "signatures": snapshot.matcher.engine.sigs.len(),
+        "library_problems": problems,
+        "indexed_files": state.search.len(),
+        "read_only": state.read_only,
+    }))
+    .into_response()
+}
+
+pub async fn not_found() -> Response {
+    WebError::NotFound("this API route".into()).json()
+}

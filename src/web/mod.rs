@@ -1,0 +1,143 @@
+//! The web UI and HTTP API (axum + askama). Only this module knows HTTP: it turns requests into
+//! calls on the library, the matcher and the search index, and their values into pages and JSON.
+
+mod api;
+mod assets;
+mod error;
+mod pages;
+mod state;
+mod views;
+
+pub use state::{AppState, Snapshot};
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderValue, header};
+use axum::routing::{get, post};
+use tower_http::compression::CompressionLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use crate::search::SearchResults;
+use crate::signature::Report;
+use error::WebError;
+
+/// Largest paste accepted (DESIGN §6).
+pub const MAX_PASTE: usize = 32 << 20;
+
+const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+
+/// All routes, without binding anything (tests call it with `oneshot`).
+pub fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/match", post(api::match_log))
+        .route("/search", get(api::search))
+        .route("/runbooks", get(api::runbooks))
+        .route("/runbooks/{id}", get(api::runbook))
+        .route("/incidents", get(api::incidents))
+        .route("/incidents/{id}", get(api::incident))
+        .fallback(api::not_found);
+    Router::new()
+        .route("/", get(pages::home))
+        .route("/search", get(pages::search))
+        .route("/match", post(pages::match_paste))
+        .route("/runbooks", get(pages::runbooks))
+        .route("/runbooks/draft", get(pages::draft))
+        .route("/runbooks/{id}", get(pages::runbook))
+        .route("/incidents", get(pages::incidents))
+        .route("/incidents/{id}", get(pages::incident))
+        .route("/tags/{tag}", get(pages::tag))
+        .route("/healthz", get(api::healthz))
+        .route("/static/{name}", get(assets::serve))
+        .nest("/api", api)
+        .fallback(pages::not_found)
+        .with_state(state)
+        // Form encoding can triple a paste's size; handlers enforce MAX_PASTE on the text itself.
+        .layer(DefaultBodyLimit::max(MAX_PASTE * 3))
+        .layer(CompressionLayer::new())
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CSP),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("no-referrer"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+}
+
+/// Matching is CPU work: it runs off the async threads. Returns the report and the paste back.
+async fn run_match(
+    snapshot: &Arc<Snapshot>,
+    text: Vec<u8>,
+    top: Option<usize>,
+) -> Result<(Report, Vec<u8>), WebError> {
+    let snapshot = snapshot.clone();
+    let result = tokio::task::spawn_blocking(move || {
+        let report = snapshot.matcher.match_bytes(&text, top);
+        (report, text)
+    })
+    .await?;
+    Ok(result)
+}
+
+async fn run_search(
+    state: &AppState,
+    query: String,
+    limit: usize,
+    kind: Option<String>,
+) -> Result<SearchResults, WebError> {
+    let index = state.search.clone();
+    let results = tokio::task::spawn_blocking(move || {
+        index.search(&query, limit.clamp(1, 100), kind.as_deref())
+    })
+    .await??;
+    Ok(results)
+}
+
+/// Serves until Ctrl-C or SIGTERM; `ready` gets the bound address (the URL is printed from it).
+pub async fn serve(
+    state: AppState,
+    addr: SocketAddr,
+    ready: impl FnOnce(SocketAddr),
+) -> anyhow::Result<()> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+    ready(listener.local_addr()?);
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(shutdown())
+        .await?;
+    Ok(())
+}
+
+async fn shutdown() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down");
+}

@@ -1,0 +1,115 @@
+//! What the server knows: the library as last loaded, its matcher and rendered pages, and the
+//! search index. A change on disk builds a new snapshot and swaps it in; requests in flight keep
+//! the one they started with.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use crate::doc::markdown::to_html;
+use crate::library::{CACHE_DIR, Library};
+use crate::search::SearchIndex;
+use crate::signature::Matcher;
+
+pub struct Snapshot {
+    pub library: Library,
+    pub matcher: Matcher,
+    /// Rendered body HTML of each runbook and incident, by id.
+    pub runbook_html: HashMap<String, String>,
+    pub incident_html: HashMap<String, String>,
+    /// Tag → how many documents carry it.
+    pub tags: BTreeMap<String, usize>,
+}
+
+impl Snapshot {
+    pub fn build(root: &Path) -> anyhow::Result<Snapshot> {
+        let library = Library::load(root)?;
+        let matcher = Matcher::new(&library);
+        let _ = library.save_pattern_cache(&matcher.engine.cache);
+        // Pages show each runbook's incidents: work the links out once, not per request.
+        matcher.link_all_incidents();
+        let runbook_html = library
+            .runbooks
+            .iter()
+            .map(|r| (r.id.clone(), to_html(&r.body)))
+            .collect();
+        let incident_html = library
+            .incidents
+            .iter()
+            .map(|i| (i.id.clone(), to_html(&i.body)))
+            .collect();
+        let mut tags = BTreeMap::new();
+        for tag in library
+            .runbooks
+            .iter()
+            .flat_map(|r| r.tags.iter())
+            .chain(library.incidents.iter().flat_map(|i| i.tags.iter()))
+        {
+            *tags.entry(tag.to_lowercase()).or_insert(0) += 1;
+        }
+        Ok(Snapshot {
+            library,
+            matcher,
+            runbook_html,
+            incident_html,
+            tags,
+        })
+    }
+}
+
+/// Shared by every handler.
+#[derive(Clone)]
+pub struct AppState {
+    pub root: PathBuf,
+    pub read_only: bool,
+    snapshot: Arc<RwLock<Arc<Snapshot>>>,
+    pub search: Arc<SearchIndex>,
+}
+
+impl AppState {
+    /// Loads the library and opens (or builds) the search index under `root/.lore`.
+    pub fn load(root: &Path, read_only: bool) -> anyhow::Result<AppState> {
+        let snapshot = Snapshot::build(root)?;
+        let dir = root.join(CACHE_DIR).join("index");
+        let search = match SearchIndex::open(&dir) {
+            Ok(index) => index,
+            Err(e) => {
+                tracing::warn!(error = %e, "search index not usable on disk; keeping it in memory");
+                SearchIndex::in_ram()
+            }
+        };
+        if let Err(e) = search.sync(root, false, &mut |_, _| {}) {
+            tracing::warn!(error = %e, "search index sync failed; rebuilding in memory");
+            let index = SearchIndex::in_ram();
+            index.sync(root, true, &mut |_, _| {})?;
+            return Ok(AppState::new(root, read_only, snapshot, index));
+        }
+        Ok(AppState::new(root, read_only, snapshot, search))
+    }
+
+    pub fn new(root: &Path, read_only: bool, snapshot: Snapshot, search: SearchIndex) -> AppState {
+        AppState {
+            root: root.to_path_buf(),
+            read_only,
+            snapshot: Arc::new(RwLock::new(Arc::new(snapshot))),
+            search: Arc::new(search),
+        }
+    }
+
+    pub fn snapshot(&self) -> Arc<Snapshot> {
+        self.snapshot.read().expect("not poisoned").clone()
+    }
+
+    /// Re-reads the library (after a change on disk) and brings the index up to date with the
+    /// files named, or all of them.
+    pub fn reload(&self, files: Option<&[String]>) -> anyhow::Result<()> {
+        let snapshot = Snapshot::build(&self.root)?;
+        // Index first, then swap: once a page shows the change, search finds it too.
+        match files {
+            Some(files) => self.search.sync_files(&self.root, files)?,
+            None => self.search.sync(&self.root, false, &mut |_, _| {})?,
+        };
+        *self.snapshot.write().expect("not poisoned") = Arc::new(snapshot);
+        Ok(())
+    }
+}
