@@ -4,6 +4,18 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+# The export tests check patterns in the target engines' own regex dialects: RE2 (google-re2) and
+# Sigma's loader (pysigma).
+python3 -c 'import re2' 2>/dev/null || python3 -m pip install --quiet google-re2
+python3 -c 'import sigma.collection' 2>/dev/null || python3 -m pip install --quiet pysigma
+
+# The browser tests drive Debian's Chromium through chromedriver; CJK fonts make the screenshots
+# readable.
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! fc-list 2>/dev/null | grep -qi cjk; then
+  apt-get update -qq
+  apt-get install -y -qq chromium chromium-driver fonts-noto-cjk >/dev/null
+fi
+
 cargo fmt --check
 cargo clippy --release --all-targets -- -D warnings
 cargo test --release "$@"

@@ -1,5 +1,6 @@
 //! Integration tests: the real `lore` binary over small library roots in temp dirs.
 
+mod browser;
 mod check;
 mod eval;
 mod matching;
