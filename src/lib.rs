@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod doc;
 pub mod library;
+pub mod postmortem;
 mod par;
 pub mod search;
 pub mod signature;

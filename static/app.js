@@ -108,3 +108,57 @@
     pre.appendChild(button);
   });
 })();
+
+// The postmortem form: add rows, live preview, the browser's UTC offset for new forms.
+(function () {
+  "use strict";
+  var form = document.querySelector("[data-incident-form]");
+  if (!form) return;
+  var offset = form.querySelector("[data-local-offset]");
+  var idField = form.querySelector("input[name=etag]");
+  if (offset && idField && !idField.value) {
+    var minutes = -new Date().getTimezoneOffset();
+    var sign = minutes >= 0 ? "+" : "-";
+    var abs = Math.abs(minutes);
+    offset.value = sign + String(Math.floor(abs / 60)).padStart(2, "0") + ":" + String(abs % 60).padStart(2, "0");
+  }
+  form.querySelectorAll("table.rows").forEach(function (table) {
+    var body = table.querySelector("tbody");
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "add-row";
+    button.textContent = "+ add a row";
+    button.addEventListener("click", function () {
+      var last = body.lastElementChild;
+      if (!last) return;
+      var row = last.cloneNode(true);
+      row.querySelectorAll("input").forEach(function (i) { i.value = ""; });
+      body.appendChild(row);
+      var first = row.querySelector("input");
+      if (first) first.focus();
+    });
+    table.after(button);
+  });
+  var source = form.querySelector("[data-preview-source]");
+  var target = document.querySelector("[data-preview]");
+  if (!source || !target) return;
+  var timer = null;
+  var update = function () {
+    var rows = [];
+    var times = form.querySelectorAll("input[name=timeline_time]");
+    form.querySelectorAll("input[name=timeline_text]").forEach(function (input, i) {
+      rows.push({ time: times[i] ? times[i].value : "", text: input.value });
+    });
+    fetch("/api/preview", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ body: source.value, timeline: rows })
+    }).then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) { if (data) target.innerHTML = data.html; })
+      .catch(function () {});
+  };
+  var schedule = function () { clearTimeout(timer); timer = setTimeout(update, 250); };
+  form.addEventListener("input", function (e) {
+    if (e.target === source || (e.target.name || "").indexOf("timeline_") === 0) schedule();
+  });
+})();

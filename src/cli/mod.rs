@@ -4,6 +4,7 @@
 mod check;
 mod index;
 mod matching;
+mod new;
 mod output;
 mod search;
 mod serve;
@@ -37,6 +38,8 @@ enum Command {
     Check(check::Args),
     /// Search runbooks and incidents (Chinese, English, identifiers)
     Search(search::Args),
+    /// Write a new postmortem (`lore new incident --title ...`)
+    New(new::Args),
     /// Update the search index (only changed files), or rebuild it
     Index(index::Args),
 }
@@ -50,6 +53,7 @@ pub fn main() -> ExitCode {
         Command::Match(args) => matching::run(&root, args),
         Command::Check(args) => check::run(&root, args),
         Command::Search(args) => search::run(&root, args),
+        Command::New(args) => new::run(&root, args),
         Command::Index(args) => index::run(&root, args),
     };
     match result {

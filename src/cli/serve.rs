@@ -17,6 +17,9 @@ pub struct Args {
     /// Refuse every write (postmortems can be read, not written)
     #[arg(long)]
     read_only: bool,
+    /// Commit each saved postmortem to git (the root must be a git work tree)
+    #[arg(long)]
+    git_commit: bool,
 }
 
 pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
@@ -34,7 +37,22 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
         .init();
     let root = std::fs::canonicalize(root)
         .with_context(|| format!("opening the library root {}", root.display()))?;
-    let state = AppState::load(&root, args.read_only)?;
+    let mut state = AppState::load(&root, args.read_only)?;
+    state.token = token.map(std::sync::Arc::from);
+    if args.git_commit {
+        let inside = std::process::Command::new("git")
+            .arg("-C")
+            .arg(&root)
+            .args(["rev-parse", "--is-inside-work-tree"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        anyhow::ensure!(
+            inside,
+            "--git-commit: {} is not a git work tree",
+            root.display()
+        );
+        state.git_commit = true;
+    }
     let snapshot = state.snapshot();
     let problems = snapshot
         .library

@@ -215,7 +215,17 @@ pub async fn incident(
         .filter(|id| is_valid_id(id))
         .and_then(|id| snapshot.library.incident(id))
         .ok_or_else(|| WebError::NotFound(format!("incident `{id}`")))?;
-    Ok(Json(incident_json(i, true)).into_response())
+    // The etag of the file as it is now: what a PUT must send back in If-Match.
+    let etag = std::fs::read(state.root.join(&i.path))
+        .map(|b| crate::postmortem::etag(&b))
+        .ok();
+    let mut value = incident_json(i, true);
+    value["etag"] = serde_json::json!(etag);
+    let mut response = Json(value).into_response();
+    if let Some(etag) = etag.and_then(|e| axum::http::HeaderValue::from_str(&e).ok()) {
+        response.headers_mut().insert(header::ETAG, etag);
+    }
+    Ok(response)
 }
 
 pub async fn healthz(State(state): State<AppState>) -> Response {

@@ -8,6 +8,16 @@ use axum::response::{IntoResponse, Response};
 pub enum WebError {
     NotFound(String),
     BadRequest(String),
+    /// Writes refused: read-only server, missing token, or a cross-site request.
+    Forbidden(String),
+    /// Validation problems; nothing was written.
+    Invalid(Vec<crate::postmortem::Problem>),
+    /// The document changed since the version the edit was based on.
+    Conflict {
+        etag: String,
+    },
+    /// A PUT without `If-Match`.
+    PreconditionRequired,
     TooLarge,
     Internal(anyhow::Error),
 }
@@ -17,6 +27,10 @@ impl WebError {
         match self {
             WebError::NotFound(_) => StatusCode::NOT_FOUND,
             WebError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            WebError::Forbidden(_) => StatusCode::FORBIDDEN,
+            WebError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            WebError::Conflict { .. } => StatusCode::PRECONDITION_FAILED,
+            WebError::PreconditionRequired => StatusCode::PRECONDITION_REQUIRED,
             WebError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             WebError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -27,6 +41,17 @@ impl WebError {
         match self {
             WebError::NotFound(what) => format!("{what} was not found"),
             WebError::BadRequest(why) => why.clone(),
+            WebError::Forbidden(why) => why.clone(),
+            WebError::Invalid(problems) => format!(
+                "nothing was saved: {}",
+                problems.iter().map(|p| format!("{}: {}", p.field, p.message)).collect::<Vec<_>>().join("; ")
+            ),
+            WebError::Conflict { .. } => {
+                "the document was changed by someone else since you loaded it; nothing was saved — merge your text with the current version".to_string()
+            }
+            WebError::PreconditionRequired => {
+                "send If-Match with the etag of the version you edited (GET it first)".to_string()
+            }
             WebError::TooLarge => format!(
                 "the paste is larger than {} MiB; send the end of the log instead, e.g. `dmesg | tail -c 30000000`",
                 super::MAX_PASTE >> 20
@@ -46,7 +71,12 @@ impl WebError {
     /// As JSON, for `/api`.
     pub fn json(self) -> Response {
         self.log();
-        let body = serde_json::json!({ "error": self.message() });
+        let mut body = serde_json::json!({ "error": self.message() });
+        match &self {
+            WebError::Invalid(problems) => body["problems"] = serde_json::json!(problems),
+            WebError::Conflict { etag } => body["etag"] = serde_json::json!(etag),
+            _ => {}
+        }
         (self.status(), axum::Json(body)).into_response()
     }
 

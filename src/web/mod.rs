@@ -6,7 +6,9 @@ mod assets;
 mod error;
 mod pages;
 mod state;
+mod stats;
 mod views;
+mod write;
 
 pub use state::{AppState, Snapshot};
 
@@ -36,8 +38,10 @@ pub fn router(state: AppState) -> Router {
         .route("/search", get(api::search))
         .route("/runbooks", get(api::runbooks))
         .route("/runbooks/{id}", get(api::runbook))
-        .route("/incidents", get(api::incidents))
-        .route("/incidents/{id}", get(api::incident))
+        .route("/incidents", get(api::incidents).post(write::api_create))
+        .route("/incidents/{id}", get(api::incident).put(write::api_update))
+        .route("/preview", post(write::preview))
+        .route("/stats", get(stats::api))
         .fallback(api::not_found);
     Router::new()
         .route("/", get(pages::home))
@@ -46,8 +50,14 @@ pub fn router(state: AppState) -> Router {
         .route("/runbooks", get(pages::runbooks))
         .route("/runbooks/draft", get(pages::draft))
         .route("/runbooks/{id}", get(pages::runbook))
-        .route("/incidents", get(pages::incidents))
-        .route("/incidents/{id}", get(pages::incident))
+        .route("/incidents", get(pages::incidents).post(write::create))
+        .route(
+            "/incidents/new",
+            get(write::new_form).post(write::new_from_paste),
+        )
+        .route("/incidents/{id}", get(pages::incident).post(write::update))
+        .route("/incidents/{id}/edit", get(write::edit_form))
+        .route("/stats", get(stats::page))
         .route("/tags/{tag}", get(pages::tag))
         .route("/healthz", get(api::healthz))
         .route("/static/{name}", get(assets::serve))

@@ -116,7 +116,9 @@ pub async fn match_paste(
     let snapshot = state.snapshot();
     let text = form.text;
     let (report, text) = run_match(&snapshot, text.into_bytes(), None).await?;
-    Ok(render(&match_page(&snapshot, &report, &text)))
+    let mut page = match_page(&snapshot, &report, &text);
+    page.read_only = state.read_only;
+    Ok(render(&page))
 }
 
 /// Lines around each hit, the Fix of each runbook, past incidents, unexplained lines.
@@ -197,6 +199,8 @@ fn match_page(snapshot: &Snapshot, report: &Report, paste: &[u8]) -> MatchPage {
             report.stats.elapsed_ms
         ),
         paste: String::from_utf8_lossy(&clean_block(shown)).into_owned(),
+        paste_full: String::from_utf8_lossy(&paste[..paste.len().min(2 << 20)]).into_owned(),
+        read_only: false,
     }
 }
 

@@ -62,6 +62,10 @@ impl Snapshot {
 pub struct AppState {
     pub root: PathBuf,
     pub read_only: bool,
+    /// If set, writes need it (`Authorization: Bearer`, or the form field `token`).
+    pub token: Option<Arc<str>>,
+    /// Commit each saved postmortem when the root is a git work tree.
+    pub git_commit: bool,
     snapshot: Arc<RwLock<Arc<Snapshot>>>,
     pub search: Arc<SearchIndex>,
 }
@@ -91,6 +95,8 @@ impl AppState {
         AppState {
             root: root.to_path_buf(),
             read_only,
+            token: None,
+            git_commit: false,
             snapshot: Arc::new(RwLock::new(Arc::new(snapshot))),
             search: Arc::new(search),
         }
@@ -104,11 +110,15 @@ impl AppState {
     /// files named, or all of them.
     pub fn reload(&self, files: Option<&[String]>) -> anyhow::Result<()> {
         let snapshot = Snapshot::build(&self.root)?;
-        // Index first, then swap: once a page shows the change, search finds it too.
-        match files {
-            Some(files) => self.search.sync_files(&self.root, files)?,
-            None => self.search.sync(&self.root, false, &mut |_, _| {})?,
+        // Index first, then swap: once a page shows the change, search finds it too. An index
+        // that cannot be updated (another lore holds it) must not fail a save that succeeded.
+        let indexed = match files {
+            Some(files) => self.search.sync_files(&self.root, files),
+            None => self.search.sync(&self.root, false, &mut |_, _| {}),
         };
+        if let Err(e) = indexed {
+            tracing::warn!(error = %e, "the search index was not updated");
+        }
         *self.snapshot.write().expect("not poisoned") = Arc::new(snapshot);
         Ok(())
     }

@@ -175,6 +175,9 @@ pub struct MatchPage {
     pub unexplained_total: u64,
     pub stats: String,
     pub paste: String,
+    /// The paste for "start a postmortem" (up to 2 MiB).
+    pub paste_full: String,
+    pub read_only: bool,
 }
 
 #[derive(Template)]
@@ -278,4 +281,59 @@ pub struct DraftPage {
     pub id: String,
     pub line: String,
     pub text: String,
+}
+
+#[derive(Template)]
+#[template(path = "incident_form.html")]
+pub struct IncidentForm {
+    pub layout: Layout,
+    /// Where the form posts.
+    pub action: String,
+    /// Empty for a new postmortem.
+    pub id: String,
+    pub etag: String,
+    pub title: String,
+    pub statuses: Vec<(String, bool)>,
+    pub severities: Vec<(String, bool)>,
+    pub started_at: String,
+    pub detected_at: String,
+    pub mitigated_at: String,
+    pub resolved_at: String,
+    pub offset: String,
+    pub hosts: String,
+    pub services: String,
+    pub tags: String,
+    pub authors: String,
+    pub lang: String,
+    /// (id, title, selected)
+    pub runbooks: Vec<(String, String, bool)>,
+    /// (title, owner, status, due)
+    pub action_items: Vec<(String, String, String, String)>,
+    /// (time, text)
+    pub timeline: Vec<(String, String)>,
+    pub body: String,
+    pub preview_html: String,
+    pub problems: Vec<String>,
+    /// The current file, when an edit was based on an older version.
+    pub conflict: Option<String>,
+    pub token_needed: bool,
+}
+
+#[derive(Template)]
+#[template(path = "stats.html")]
+pub struct StatsPage {
+    pub layout: Layout,
+    pub incidents: usize,
+    pub by_cause_svg: String,
+    pub by_severity_svg: String,
+    /// (measure, n, median, p90)
+    pub durations: Vec<(String, usize, String, String)>,
+    /// (incident id, incident title, item, owner, due, status, overdue)
+    pub actions: Vec<(String, String, String, String, String, String, bool)>,
+    /// Incidents no runbook claims: (id, title, tags)
+    pub unclaimed: Vec<(String, String, String)>,
+    /// Runbooks no incident hit: (id, title)
+    pub never_hit: Vec<(String, String)>,
+    /// Runbooks not reviewed in a year: (id, title, reviewed)
+    pub stale: Vec<(String, String, String)>,
 }

@@ -44,11 +44,30 @@ fn find(program: &str) -> PathBuf {
     );
 }
 
-/// `lore serve` on the repository, on a free port; returns the base URL.
-fn serve() -> (Killed, String) {
+/// A copy of the repository's library (the browser writes postmortems into it).
+fn library_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for folder in ["runbooks", "incidents"] {
+        std::fs::create_dir_all(dir.path().join(folder)).unwrap();
+        for entry in std::fs::read_dir(repo_root().join(folder))
+            .unwrap()
+            .flatten()
+        {
+            std::fs::copy(
+                entry.path(),
+                dir.path().join(folder).join(entry.file_name()),
+            )
+            .unwrap();
+        }
+    }
+    dir
+}
+
+/// `lore serve` on `root`, on a free port; returns the base URL.
+fn serve(root: &std::path::Path) -> (Killed, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_lore"))
         .args(["serve", "--addr", "127.0.0.1:0", "--root"])
-        .arg(repo_root())
+        .arg(root)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -227,11 +246,12 @@ impl Drop for Browser {
     }
 }
 
-/// One browser, three journeys: paste a log and see the cause; search in Chinese and see the
-/// highlighted hit; open a runbook.
+/// One browser, four journeys: paste a log and see the cause; search in Chinese and see the
+/// highlighted hit; open a runbook; write a postmortem through the form and find it in search.
 #[test]
 fn a_person_in_a_browser() {
-    let (_server, url) = serve();
+    let library = library_copy();
+    let (_server, url) = serve(library.path());
     let browser = Browser::start();
 
     // 1. Paste a log, see the cause.
@@ -298,4 +318,70 @@ fn a_person_in_a_browser() {
     browser.wait(".md pre .copy");
     browser.wait("#signatures .signature");
     browser.screenshot("runbook");
+
+    // 4. Write a postmortem from a paste, with the live preview, and find it in search.
+    browser.go(&format!("{url}/"));
+    let area = browser.wait("textarea[name=text]");
+    let journal = "Nov 29 03:17:40 gpu-a100-99 kernel: [ 4216.350214] NVRM: API mismatch: the client has the version 535.104.05, but this kernel module has the version 535.86.01.\n\
+                   Nov 29 03:18:02 gpu-a100-99 nvidia-persistenced[2211]: Failed to initialize NVML: Driver/library version mismatch";
+    browser.script(
+        "arguments[0].value = arguments[1];",
+        json!([{ ELEMENT: area }, journal]),
+    );
+    browser.click(&browser.wait(".paste-form button[type=submit]"));
+    browser.click(&browser.wait(".start-postmortem button"));
+    let title = browser.wait("input[name=title]");
+    let prefilled = browser.script("return arguments[0].value;", json!([{ ELEMENT: &title }]));
+    assert!(
+        prefilled.as_str().unwrap_or("").contains("on gpu-a100-99"),
+        "{prefilled}"
+    );
+    browser.script("arguments[0].value = '';", json!([{ ELEMENT: &title }]));
+    browser.type_into(&title, "Wombat night: driver half-upgraded on gpu-a100-99");
+    let body = browser.wait("textarea[name=body]");
+    browser.script(
+        "arguments[0].focus(); arguments[0].setSelectionRange(0, 0);",
+        json!([{ ELEMENT: &body }]),
+    );
+    browser.type_into(
+        &body,
+        "## Quick note\n\nThe wombat-specific detail **matters**.\n\n",
+    );
+    // The preview follows the typing.
+    let started = Instant::now();
+    loop {
+        let preview = browser.script(
+            "return document.querySelector('[data-preview]').innerHTML;",
+            json!([]),
+        );
+        if preview
+            .as_str()
+            .unwrap_or("")
+            .contains("<strong>matters</strong>")
+        {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the preview never showed the typed text: {preview}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let rows = browser.script(
+        "return document.querySelectorAll('input[name=timeline_text]').length;",
+        json!([]),
+    );
+    assert!(
+        rows.as_u64().unwrap_or(0) >= 2,
+        "timeline rows from the paste: {rows}"
+    );
+    browser.screenshot("postmortem-form");
+    browser.click(&browser.wait(".incident-form > p > button[type=submit]"));
+    let heading = browser.text(&browser.wait("article.doc h1"));
+    assert!(heading.contains("Wombat night"), "{heading}");
+    assert!(browser.url().contains("/incidents/"), "{}", browser.url());
+    browser.screenshot("postmortem-saved");
+    browser.go(&format!("{url}/search?q=wombat"));
+    let first = browser.text(&browser.wait("ol.results .result-title"));
+    assert!(first.contains("Wombat night"), "{first}");
 }

@@ -4,6 +4,7 @@ mod browser;
 mod check;
 mod eval;
 mod matching;
+mod postmortem;
 mod repository;
 mod search;
 mod web;
