@@ -1,9 +1,12 @@
 //! Splitting a document into YAML front matter and Markdown body, and typed access to the YAML
 //! that records every problem with its line instead of stopping.
 
+use std::collections::BTreeMap;
+use std::path::Path;
+
 use serde_yaml_ng::{Mapping, Value};
 
-use super::Problems;
+use super::{Problems, is_valid_id};
 
 /// The front matter of one document: the parsed mapping plus enough of the source text to point a
 /// diagnostic at the right line.
@@ -174,6 +177,60 @@ impl<'a> FrontMatter<'a> {
             }
         }
     }
+}
+
+/// What every document's parse starts with: the YAML read, the line of each key it knows (for
+/// diagnostics found later), and its id: the `id:` key, else the file stem; checked.
+pub struct Opened<'a> {
+    pub split: Split<'a>,
+    pub fm: FrontMatter<'a>,
+    pub key_lines: BTreeMap<String, usize>,
+    pub id: String,
+}
+
+/// Opens a document of `kind` (`runbook`, `incident`); `example` is a valid id to suggest.
+pub fn open<'a>(
+    path: &Path,
+    text: &'a str,
+    known: &[&str],
+    kind: &str,
+    example: &str,
+    problems: &mut Problems,
+) -> Option<Opened<'a>> {
+    let split = match split_front_matter(text) {
+        Ok(split) => split,
+        Err((line, message, hint)) => {
+            problems.error(line, message).hint = Some(hint);
+            return None;
+        }
+    };
+    let mut fm = FrontMatter::parse(&split, problems)?;
+    let key_lines = known
+        .iter()
+        .map(|k| (k.to_string(), fm.line_of_key(k)))
+        .collect();
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default()
+        .to_string();
+    let id = fm.take_string("id", problems).unwrap_or(stem);
+    if !is_valid_id(&id) {
+        problems
+            .error(
+                fm.line_of_key("id"),
+                format!("`{id}` is not a valid {kind} id"),
+            )
+            .hint = Some(format!(
+            "ids are lowercase letters, digits and `-`, like `{example}`; rename the file"
+        ));
+    }
+    Some(Opened {
+        split,
+        fm,
+        key_lines,
+        id,
+    })
 }
 
 pub fn scalar_string(value: &Value) -> Option<String> {

@@ -7,9 +7,9 @@ use chrono::{DateTime, FixedOffset, NaiveDate, TimeDelta};
 use serde::Serialize;
 use serde_yaml_ng::{Mapping, Value};
 
-use super::frontmatter::{FrontMatter, scalar_string, split_front_matter};
+use super::frontmatter::{Opened, open, scalar_string};
 use super::runbook::near_miss;
-use super::{Diagnostic, Problems, is_valid_id, log_blocks};
+use super::{Diagnostic, Problems, log_blocks};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub enum IncidentSeverity {
@@ -98,7 +98,8 @@ pub struct Incident {
     pub key_lines: BTreeMap<String, usize>,
 }
 
-const KNOWN_KEYS: &[&str] = &[
+/// The front-matter keys of an incident (DESIGN §2); any other key is kept as it is.
+pub const KNOWN_KEYS: &[&str] = &[
     "id",
     "title",
     "status",
@@ -161,32 +162,19 @@ impl Incident {
 }
 
 fn parse_inner(path: &Path, text: &str, problems: &mut Problems) -> Option<Incident> {
-    let split = match split_front_matter(text) {
-        Ok(split) => split,
-        Err((line, message, hint)) => {
-            problems.error(line, message).hint = Some(hint);
-            return None;
-        }
-    };
-    let mut fm = FrontMatter::parse(&split, problems)?;
-    let key_lines = KNOWN_KEYS
-        .iter()
-        .map(|k| (k.to_string(), fm.line_of_key(k)))
-        .collect();
-    let stem = path
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or_default()
-        .to_string();
-    let id = fm.take_string("id", problems).unwrap_or(stem);
-    if !is_valid_id(&id) {
-        problems
-            .error(
-                fm.line_of_key("id"),
-                format!("`{id}` is not a valid incident id"),
-            )
-            .hint = Some("ids look like `2026-04-03-a100-pcie-aspm`".into());
-    }
+    let Opened {
+        split,
+        mut fm,
+        key_lines,
+        id,
+    } = open(
+        path,
+        text,
+        KNOWN_KEYS,
+        "incident",
+        "2026-04-03-a100-pcie-aspm",
+        problems,
+    )?;
     let title = fm.take_string("title", problems).unwrap_or_else(|| {
         problems
             .error(fm.line_of_key("title"), "`title` is missing")

@@ -7,7 +7,7 @@ use chrono::NaiveDate;
 use serde::Serialize;
 use serde_yaml_ng::{Mapping, Value};
 
-use super::frontmatter::{FrontMatter, scalar_string, split_front_matter};
+use super::frontmatter::{FrontMatter, Opened, open, scalar_string};
 use super::{Diagnostic, Problems, is_valid_id};
 
 /// How much a cause hurts; ordered so that `Critical` is the greatest.
@@ -131,35 +131,19 @@ impl Runbook {
 }
 
 fn parse_inner(path: &Path, text: &str, problems: &mut Problems) -> Option<Runbook> {
-    let split = match split_front_matter(text) {
-        Ok(split) => split,
-        Err((line, message, hint)) => {
-            problems.error(line, message).hint = Some(hint);
-            return None;
-        }
-    };
-    let mut fm = FrontMatter::parse(&split, problems)?;
-    let key_lines = KNOWN_KEYS
-        .iter()
-        .map(|k| (k.to_string(), fm.line_of_key(k)))
-        .collect();
-    let stem = path
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or_default()
-        .to_string();
-    let id = fm.take_string("id", problems).unwrap_or(stem);
-    if !is_valid_id(&id) {
-        problems
-            .error(
-                fm.line_of_key("id"),
-                format!("`{id}` is not a valid runbook id"),
-            )
-            .hint = Some(
-            "ids are lowercase letters, digits and `-`, e.g. `gpu-fallen-off-bus`; rename the file"
-                .into(),
-        );
-    }
+    let Opened {
+        split,
+        mut fm,
+        key_lines,
+        id,
+    } = open(
+        path,
+        text,
+        KNOWN_KEYS,
+        "runbook",
+        "gpu-fallen-off-bus",
+        problems,
+    )?;
     let title = fm.take_string("title", problems).unwrap_or_else(|| {
         problems
             .error(fm.line_of_key("title"), "`title` is missing")

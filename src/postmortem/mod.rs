@@ -17,7 +17,7 @@ use chrono::{DateTime, FixedOffset, NaiveDate};
 use serde::{Deserialize, Serialize};
 use serde_yaml_ng::{Mapping, Value};
 
-use crate::doc::incident::parse_time;
+use crate::doc::incident::{KNOWN_KEYS, parse_time};
 use crate::doc::markdown::slug;
 use crate::doc::{Incident, IncidentSeverity, IncidentStatus};
 use crate::library::Library;
@@ -364,24 +364,6 @@ impl Draft {
         )
     }
 }
-
-const KNOWN_KEYS: &[&str] = &[
-    "id",
-    "title",
-    "status",
-    "severity",
-    "started_at",
-    "detected_at",
-    "mitigated_at",
-    "resolved_at",
-    "hosts",
-    "services",
-    "runbooks",
-    "tags",
-    "authors",
-    "lang",
-    "action_items",
-];
 
 fn ascii_only(text: &str) -> String {
     text.chars()

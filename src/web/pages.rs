@@ -373,7 +373,7 @@ pub async fn runbook(
     let runbook = valid(&id)
         .and_then(|id| snapshot.library.runbook(id))
         .ok_or_else(|| WebError::NotFound(format!("runbook `{id}`")))?;
-    let (_, sections) = plain_text(&runbook.body);
+    let body = &runbook.body;
     let mut layout = Layout::new(runbook.title.clone(), "runbooks");
     layout.read_only = state.read_only;
     let page = RunbookPage {
@@ -395,14 +395,7 @@ pub async fn runbook(
             .get(&runbook.id)
             .cloned()
             .unwrap_or_default(),
-        toc: sections
-            .iter()
-            .filter(|s| s.level == 2)
-            .map(|s| Link {
-                href: format!("#{}", s.anchor),
-                text: s.heading.clone(),
-            })
-            .collect(),
+        toc: toc(&body),
         signatures: runbook
             .signatures
             .iter()
@@ -423,13 +416,7 @@ pub async fn runbook(
         related: runbook
             .related
             .iter()
-            .map(|id| Link {
-                href: format!("/runbooks/{id}"),
-                text: snapshot
-                    .library
-                    .runbook(id)
-                    .map_or_else(|| id.clone(), |r| r.title.clone()),
-            })
+            .map(|id| runbook_link(&snapshot, id))
             .collect(),
         references: runbook.references.clone(),
         incidents: snapshot
@@ -546,7 +533,7 @@ pub async fn incident(
     let incident = valid(&id)
         .and_then(|id| snapshot.library.incident(id))
         .ok_or_else(|| WebError::NotFound(format!("incident `{id}`")))?;
-    let (_, sections) = plain_text(&incident.body);
+    let body = &incident.body;
     let start = incident.started_at;
     let time = |label: &str, at: Option<DateTime<FixedOffset>>| {
         at.map(|t| {
@@ -589,13 +576,7 @@ pub async fn incident(
         runbooks: incident
             .runbooks
             .iter()
-            .map(|id| Link {
-                href: format!("/runbooks/{id}"),
-                text: snapshot
-                    .library
-                    .runbook(id)
-                    .map_or_else(|| id.clone(), |r| r.title.clone()),
-            })
+            .map(|id| runbook_link(&snapshot, id))
             .collect(),
         tags: incident.tags.clone(),
         authors: incident.authors.join(", "),
@@ -615,14 +596,7 @@ pub async fn incident(
             .get(&incident.id)
             .cloned()
             .unwrap_or_default(),
-        toc: sections
-            .iter()
-            .filter(|s| s.level == 2)
-            .map(|s| Link {
-                href: format!("#{}", s.anchor),
-                text: s.heading.clone(),
-            })
-            .collect(),
+        toc: toc(&body),
         path: incident.path.display().to_string(),
     };
     Ok(render(&page))
@@ -664,6 +638,30 @@ pub async fn tag(
 
 pub async fn not_found() -> Response {
     WebError::NotFound("this page".into()).page()
+}
+
+/// The `##` headings of a document, as links to their anchors.
+fn toc(markdown: &str) -> Vec<Link> {
+    let (_, sections) = plain_text(markdown);
+    sections
+        .iter()
+        .filter(|s| s.level == 2)
+        .map(|s| Link {
+            href: format!("#{}", s.anchor),
+            text: s.heading.clone(),
+        })
+        .collect()
+}
+
+/// A link to a runbook by its title (its id if it does not exist).
+fn runbook_link(snapshot: &Snapshot, id: &str) -> Link {
+    Link {
+        href: format!("/runbooks/{id}"),
+        text: snapshot
+            .library
+            .runbook(id)
+            .map_or_else(|| id.to_string(), |r| r.title.clone()),
+    }
 }
 
 /// Ids are file names and URL segments: anything else (`..`, `%2F`) is simply not there.

@@ -15,6 +15,7 @@ use super::error::{ApiError, PageError, WebError};
 use super::state::AppState;
 use super::views::{IncidentForm, Layout, render};
 use super::{MAX_PASTE, run_match};
+use crate::doc::incident::KNOWN_KEYS;
 use crate::doc::markdown::to_html;
 use crate::doc::{IncidentSeverity, IncidentStatus, is_valid_id};
 use crate::library::INCIDENTS;
@@ -533,28 +534,11 @@ fn draft_from_json(body: &[u8]) -> Result<Draft, WebError> {
     };
     object.remove("id");
     object.remove("etag");
-    const KNOWN: &[&str] = &[
-        "title",
-        "status",
-        "severity",
-        "started_at",
-        "detected_at",
-        "mitigated_at",
-        "resolved_at",
-        "hosts",
-        "services",
-        "runbooks",
-        "tags",
-        "authors",
-        "lang",
-        "action_items",
-        "timeline",
-        "body",
-    ];
     let mut extra = serde_yaml_ng::Mapping::new();
     let mut known = serde_json::Map::new();
     for (key, value) in object {
-        if KNOWN.contains(&key.as_str()) {
+        // The front-matter keys and the two the API adds (rows of the timeline, the body).
+        if KNOWN_KEYS.contains(&key.as_str()) || key == "timeline" || key == "body" {
             known.insert(key, value);
         } else if let Ok(yaml) = serde_yaml_ng::to_value(&value) {
             extra.insert(serde_yaml_ng::Value::String(key), yaml);

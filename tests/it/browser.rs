@@ -2,7 +2,6 @@
 //! `lore serve` on the repository's own library. Screenshots go to `target/screenshots/`.
 //! `./test.sh` installs Debian's `chromium` and `chromium-driver` when they are missing.
 
-use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -61,28 +60,6 @@ fn library_copy() -> tempfile::TempDir {
         }
     }
     dir
-}
-
-/// `lore serve` on `root`, on a free port; returns the base URL.
-fn serve(root: &std::path::Path) -> (Killed, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_lore"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--root"])
-        .arg(root)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .expect("URL")
-        .trim_end_matches('/')
-        .to_string();
-    (Killed(child), url)
 }
 
 struct Browser {
@@ -251,7 +228,8 @@ impl Drop for Browser {
 #[test]
 fn a_person_in_a_browser() {
     let library = library_copy();
-    let (_server, url) = serve(library.path());
+    let server = crate::serve(library.path());
+    let url = server.url.clone();
     let browser = Browser::start();
 
     // 1. Paste a log, see the cause.

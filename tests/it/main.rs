@@ -70,6 +70,42 @@ pub fn lore_in(root: &Path, args: &[&str], stdin: &[u8]) -> Output {
     output
 }
 
+/// `lore serve` on `root` on a free loopback port; killed when dropped.
+pub struct Served {
+    pub child: std::process::Child,
+    pub url: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn serve(root: &Path) -> Served {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lore"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--root"])
+        .arg(root)
+        .env_remove("LORE_TOKEN")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("lore serve starts");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("piped"))
+        .read_line(&mut line)
+        .expect("a first line");
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("serve printed no URL: {line:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    Served { child, url }
+}
+
 pub fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }

@@ -1,8 +1,7 @@
 //! Writing postmortems: create, edit, conflicts, validation, id races, CSRF, token, read-only,
 //! unknown keys, the paste-to-postmortem prefill, `lore new incident`, git commits, and a crash.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
 
 use axum::body::Body;
@@ -564,23 +563,8 @@ async fn each_save_is_a_commit_when_asked() {
 #[test]
 fn a_crash_leaves_only_whole_files() {
     let root = good_root();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_lore"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--root"])
-        .arg(root.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap()
-        .trim_end_matches('/')
-        .to_string();
+    let mut served = crate::serve(root.path());
+    let url = served.url.clone();
     let big_body = "word ".repeat(200_000);
     let writers: Vec<_> = (0..4)
         .map(|t| {
@@ -603,9 +587,9 @@ fn a_crash_leaves_only_whole_files() {
     std::thread::sleep(std::time::Duration::from_millis(1500));
     let _ = Command::new("kill")
         .arg("-9")
-        .arg(child.id().to_string())
+        .arg(served.child.id().to_string())
         .status();
-    let _ = child.wait();
+    let _ = served.child.wait();
     for writer in writers {
         writer.join().unwrap();
     }

@@ -1,8 +1,7 @@
 //! The router through `oneshot` (every route, bad input, security), and the real binary serving
 //! on 127.0.0.1 (TCP, reload on file change, clean shutdown).
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
@@ -358,23 +357,8 @@ fn urlencode(text: &str) -> String {
 #[test]
 fn real_server_on_loopback() {
     let root = fixture();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_lore"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--root"])
-        .arg(root.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .expect("serve prints its URL")
-        .trim_end_matches('/')
-        .to_string();
+    let mut served = crate::serve(root.path());
+    let url = served.url.clone();
     let health = ureq::get(&format!("{url}/healthz"))
         .call()
         .unwrap()
@@ -411,9 +395,9 @@ fn real_server_on_loopback() {
     // SIGTERM: a clean shutdown.
     let _ = Command::new("kill")
         .arg("-TERM")
-        .arg(child.id().to_string())
+        .arg(served.child.id().to_string())
         .status();
-    let status = child.wait().unwrap();
+    let status = served.child.wait().unwrap();
     assert!(status.success(), "{status:?}");
 }
 
