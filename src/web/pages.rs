@@ -395,7 +395,7 @@ pub async fn runbook(
             .get(&runbook.id)
             .cloned()
             .unwrap_or_default(),
-        toc: toc(&body),
+        toc: toc(body),
         signatures: runbook
             .signatures
             .iter()
@@ -596,7 +596,7 @@ pub async fn incident(
             .get(&incident.id)
             .cloned()
             .unwrap_or_default(),
-        toc: toc(&body),
+        toc: toc(body),
         path: incident.path.display().to_string(),
     };
     Ok(render(&page))
