@@ -5,9 +5,10 @@
 
 pub mod cli;
 pub mod doc;
+pub mod export;
 pub mod library;
-pub mod postmortem;
 mod par;
+pub mod postmortem;
 pub mod search;
 pub mod signature;
 pub mod watch;

@@ -2,12 +2,14 @@
 //! a file with its arguments and a `run` that returns the exit code.
 
 mod check;
+mod export;
 mod index;
 mod matching;
 mod new;
 mod output;
 mod search;
 mod serve;
+mod watch;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,6 +44,10 @@ enum Command {
     New(new::Args),
     /// Update the search index (only changed files), or rebuild it
     Index(index::Args),
+    /// Export the signatures for node-problem-detector, Loki or Sigma
+    Export(export::Args),
+    /// Follow a log stream and print each known cause as it fires
+    Watch(watch::Args),
 }
 
 /// Parses the arguments, runs the command, prints any error and returns the exit code.
@@ -55,6 +61,8 @@ pub fn main() -> ExitCode {
         Command::Search(args) => search::run(&root, args),
         Command::New(args) => new::run(&root, args),
         Command::Index(args) => index::run(&root, args),
+        Command::Export(args) => export::run(&root, args),
+        Command::Watch(args) => watch::run(&root, args),
     };
     match result {
         Ok(code) => code,

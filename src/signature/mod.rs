@@ -6,6 +6,7 @@ mod cache;
 pub mod check;
 mod compile;
 pub mod draft;
+pub mod follow;
 mod literal;
 pub mod normalize;
 pub mod portable;
@@ -15,6 +16,7 @@ mod tests;
 
 pub use cache::PatternCache;
 pub use compile::{CompileProblem, ERROR_WORDS, Engine, Sig, Target, build_regex};
+pub use follow::{Alert, Follower};
 pub use literal::required_literals;
 pub use scan::{Hit, ScanOutput, Scanner, SigHits, UnexplainedLine, shape};
 

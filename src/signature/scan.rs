@@ -150,6 +150,42 @@ impl<'e> Scanner<'e> {
         }
     }
 
+    /// Scans the complete lines fed so far now, without waiting for a chunk to fill (a live
+    /// stream). A window signature whose lines have not all arrived is also tried on the lines
+    /// there are, so a message that is complete is reported without waiting for more lines; it
+    /// keeps waiting in case they make a match, and one start line is never reported twice.
+    pub fn flush(&mut self) {
+        if self.buf.len() > self.scanned {
+            self.process(false);
+        }
+        let waiting = self.pending_windows.clone();
+        let last_complete_line = self.out.lines;
+        for (sig, line) in waiting {
+            // `eof` here means "with what is there": nothing is queued again.
+            self.try_window(sig, line, last_complete_line, true);
+        }
+    }
+
+    /// Takes the hits recorded so far, in line order; later hits are recorded afresh, so a scanner
+    /// on an endless stream that is drained keeps nothing (counts stay in [`SigHits::count`]).
+    pub fn take_hits(&mut self) -> Vec<Hit> {
+        let mut hits: Vec<Hit> = self
+            .out
+            .sigs
+            .iter_mut()
+            .flat_map(|s| std::mem::take(&mut s.hits))
+            .collect();
+        hits.sort_by_key(|h| (h.line, h.sig));
+        hits
+    }
+
+    /// What the scanner holds: buffered bytes, kept hits, lines remembered as explained.
+    #[cfg(test)]
+    pub(crate) fn retained(&self) -> (usize, usize, usize) {
+        let hits = self.out.sigs.iter().map(|s| s.hits.len()).sum();
+        (self.buf.len(), hits, self.explained.len())
+    }
+
     /// Scans the rest and returns everything found.
     pub fn finish(mut self) -> ScanOutput {
         self.process(true);
@@ -236,7 +272,10 @@ impl<'e> Scanner<'e> {
                 }
                 keep = memrchr(b'\n', &self.buf[..keep - 1]).map_or(0, |p| p + 1);
             }
-            keep
+            // A window still waiting for lines also needs the lines before its literal's line,
+            // which may lie before that context when the literal is not on the last line.
+            self.first_needed_line()
+                .map_or(keep, |first| keep.min(self.line_offset(first)))
         };
         let dropped_lines = memchr_iter(b'\n', &self.buf[..keep_from]).count() as u64;
         self.buf.drain(..keep_from);
@@ -248,6 +287,26 @@ impl<'e> Scanner<'e> {
             let floor = self.base_line.saturating_sub(self.engine.max_window as u64);
             self.explained = self.explained.split_off(&floor);
         }
+    }
+
+    /// The first line a waiting window check will look at.
+    fn first_needed_line(&self) -> Option<u64> {
+        self.pending_windows
+            .iter()
+            .map(|&(s, line)| line.saturating_sub(self.engine.sigs[s as usize].lines as u64 - 1))
+            .min()
+    }
+
+    /// Where line `line` starts in `buf` (the start for lines before it, the end for lines past it).
+    fn line_offset(&self, line: u64) -> usize {
+        let mut offset = 0;
+        for _ in self.base_line..line {
+            match memchr(b'\n', &self.buf[offset..]) {
+                Some(p) => offset += p + 1,
+                None => return self.buf.len(),
+            }
+        }
+        offset
     }
 
     /// [`candidates`] and [`examine`] on two threads, each taking half of the region (split at a

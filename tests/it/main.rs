@@ -3,10 +3,12 @@
 mod browser;
 mod check;
 mod eval;
+mod export;
 mod matching;
 mod postmortem;
 mod repository;
 mod search;
+mod watch;
 mod web;
 
 use std::io::Write;

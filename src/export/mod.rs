@@ -1,0 +1,461 @@
+//! Signatures → the engines a fleet already runs: node-problem-detector's system-log-monitor
+//! ([`npd`]), Loki ruler rules ([`loki`]) and Sigma rules ([`sigma`]).
+//!
+//! Exporting takes parsed runbooks and returns file names, their contents and the signatures left
+//! out with the reason; writing files or printing is the CLI's job. A pattern the target engine
+//! cannot run as written is reported and skipped, never emitted broken: one invalid pattern stops
+//! node-problem-detector from starting at all.
+
+pub mod loki;
+pub mod npd;
+pub mod sigma;
+
+use std::fmt;
+
+use regex_syntax::ast::{self, Ast, ClassSetItem, Visitor};
+
+use crate::doc::{Runbook, SignatureSpec};
+use crate::signature::portable;
+
+/// The engines lore exports to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Npd,
+    Loki,
+    Sigma,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Npd => "npd",
+            Format::Loki => "loki",
+            Format::Sigma => "sigma",
+        }
+    }
+}
+
+/// node-problem-detector's log watchers lore writes configs for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NpdPlugin {
+    Kmsg,
+    Journald,
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Where `lore serve` runs; alerts link to `<base_url>/runbooks/<id>`.
+    pub base_url: String,
+    /// Loki: the range of `count_over_time`, a Prometheus duration such as `10m`.
+    pub window: String,
+    /// Loki: the stream selector the line filters run on.
+    pub selector: String,
+    /// node-problem-detector: the plugins to write a config for.
+    pub plugins: Vec<NpdPlugin>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            base_url: "http://127.0.0.1:7070".into(),
+            window: "10m".into(),
+            selector: r#"{job=~".+"}"#.into(),
+            plugins: vec![NpdPlugin::Kmsg, NpdPlugin::Journald],
+        }
+    }
+}
+
+/// What an export produced.
+#[derive(Debug, Clone, Default)]
+pub struct Export {
+    pub files: Vec<File>,
+    /// Signatures left out, and why.
+    pub warnings: Vec<Warning>,
+    /// Signatures exported.
+    pub exported: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct File {
+    /// A bare file name (no directories).
+    pub name: String,
+    pub contents: String,
+}
+
+/// A signature the target cannot run, with the reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    pub path: String,
+    pub signature: String,
+    pub format: Format,
+    pub message: String,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: signature {} skipped for {}: {}",
+            self.path,
+            self.signature,
+            self.format.as_str(),
+            self.message
+        )
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("--window {0:?} is not a duration like 5m, 1h or 30s")]
+    Window(String),
+    #[error("--base-url {0:?} must start with http:// or https://")]
+    BaseUrl(String),
+    #[error("--selector {0:?} is not a LogQL stream selector like {{job=\"varlogs\"}}")]
+    Selector(String),
+    #[error("writing {format}: {message}")]
+    Serialize {
+        format: &'static str,
+        message: String,
+    },
+}
+
+/// Exports the signatures of `runbooks` for `format`.
+pub fn export(
+    runbooks: &[Runbook],
+    format: Format,
+    options: &Options,
+) -> Result<Export, ExportError> {
+    let base = options.base_url.trim_end_matches('/');
+    if !(base.starts_with("http://") || base.starts_with("https://")) {
+        return Err(ExportError::BaseUrl(options.base_url.clone()));
+    }
+    let options = Options {
+        base_url: base.to_string(),
+        ..options.clone()
+    };
+    match format {
+        Format::Npd => npd::export(runbooks, &options),
+        Format::Loki => loki::export(runbooks, &options),
+        Format::Sigma => sigma::export(runbooks, &options),
+    }
+}
+
+/// The page of a runbook in `lore serve`.
+pub fn runbook_url(base_url: &str, runbook: &Runbook) -> String {
+    format!("{}/runbooks/{}", base_url.trim_end_matches('/'), runbook.id)
+}
+
+/// `gpu-fallen-off-bus` → `GpuFallenOffBus`, the CamelCase of Kubernetes event reasons and alert
+/// names. An id starting with a digit gets a `Sig` prefix, so the name starts with a letter.
+pub fn camel_case(id: &str) -> String {
+    let mut out = String::with_capacity(id.len());
+    for part in id.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let mut chars = part.chars();
+        if let Some(first) = chars.next() {
+            out.push(first.to_ascii_uppercase());
+            out.extend(chars);
+        }
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) || out.is_empty() {
+        out.insert_str(0, "Sig");
+    }
+    out
+}
+
+/// Collects skipped signatures while an exporter walks the library.
+pub(crate) struct Skips {
+    format: Format,
+    pub(crate) list: Vec<Warning>,
+}
+
+impl Skips {
+    pub(crate) fn new(format: Format) -> Skips {
+        Skips {
+            format,
+            list: Vec::new(),
+        }
+    }
+
+    pub(crate) fn skip(&mut self, runbook: &Runbook, sig: &SignatureSpec, message: String) {
+        self.list.push(Warning {
+            path: runbook.path.display().to_string(),
+            signature: sig.id.clone(),
+            format: self.format,
+            message,
+        });
+    }
+}
+
+/// Parses a pattern and checks it is in lore's portable subset (what `lore check` demands); the
+/// error is why not.
+pub(crate) fn parse_portable(pattern: &str) -> Result<Ast, String> {
+    let ast = ast::parse::Parser::new()
+        .parse(pattern)
+        .map_err(|e| format!("pattern does not compile: {}", e.kind()))?;
+    regex_syntax::hir::translate::Translator::new()
+        .translate(pattern, &ast)
+        .map_err(|e| format!("pattern does not compile: {}", e.kind()))?;
+    portable::check_ast(pattern, &ast)
+        .map_err(|why| format!("pattern uses syntax outside the portable subset: {why}"))?;
+    Ok(ast)
+}
+
+/// RE2's largest repetition count (`{n,m}` with n or m above it does not compile).
+const RE2_MAX_REPEAT: u32 = 1000;
+
+/// Unicode classes RE2 knows, by their exact names: the general categories and common scripts
+/// (Rust also accepts long and loosely spelled names, which RE2 refuses).
+const RE2_UNICODE_NAMES: &[&str] = &[
+    "Any",
+    "C",
+    "Cc",
+    "Cf",
+    "Co",
+    "Cs",
+    "L",
+    "Ll",
+    "Lm",
+    "Lo",
+    "Lt",
+    "Lu",
+    "M",
+    "Mc",
+    "Me",
+    "Mn",
+    "N",
+    "Nd",
+    "Nl",
+    "No",
+    "P",
+    "Pc",
+    "Pd",
+    "Pe",
+    "Pf",
+    "Pi",
+    "Po",
+    "Ps",
+    "S",
+    "Sc",
+    "Sk",
+    "Sm",
+    "So",
+    "Z",
+    "Zl",
+    "Zp",
+    "Zs",
+    "Arabic",
+    "Armenian",
+    "Bengali",
+    "Bopomofo",
+    "Common",
+    "Cyrillic",
+    "Devanagari",
+    "Ethiopic",
+    "Georgian",
+    "Greek",
+    "Gujarati",
+    "Gurmukhi",
+    "Han",
+    "Hangul",
+    "Hebrew",
+    "Hiragana",
+    "Inherited",
+    "Kannada",
+    "Katakana",
+    "Khmer",
+    "Lao",
+    "Latin",
+    "Malayalam",
+    "Mongolian",
+    "Myanmar",
+    "Oriya",
+    "Sinhala",
+    "Tamil",
+    "Telugu",
+    "Thaana",
+    "Thai",
+    "Tibetan",
+];
+
+/// Whether RE2 (node-problem-detector's and Loki's Go `regexp`) runs `pattern` as Rust does:
+/// `Err` says what it lacks. Patterns are already in the portable subset; this catches what
+/// still differs (Unicode class names, repetition counts).
+pub fn re2_problem(ast: &Ast) -> Result<(), String> {
+    ast::visit(ast, Re2)
+}
+
+struct Re2;
+
+impl Visitor for Re2 {
+    type Output = ();
+    type Err = String;
+
+    fn finish(self) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn visit_pre(&mut self, ast: &Ast) -> Result<(), String> {
+        match ast {
+            Ast::Repetition(rep) => {
+                if let ast::RepetitionKind::Range(range) = &rep.op.kind {
+                    let (ast::RepetitionRange::Exactly(n)
+                    | ast::RepetitionRange::AtLeast(n)
+                    | ast::RepetitionRange::Bounded(_, n)) = *range;
+                    if n > RE2_MAX_REPEAT {
+                        return Err(format!(
+                            "repetition count {n} (RE2 allows at most {RE2_MAX_REPEAT})"
+                        ));
+                    }
+                }
+                Ok(())
+            }
+            Ast::ClassUnicode(class) => re2_unicode(class),
+            _ => Ok(()),
+        }
+    }
+
+    fn visit_class_set_item_pre(&mut self, item: &ClassSetItem) -> Result<(), String> {
+        match item {
+            ClassSetItem::Unicode(class) => re2_unicode(class),
+            _ => Ok(()),
+        }
+    }
+}
+
+fn re2_unicode(class: &ast::ClassUnicode) -> Result<(), String> {
+    let name = match &class.kind {
+        ast::ClassUnicodeKind::OneLetter(c) => c.to_string(),
+        ast::ClassUnicodeKind::Named(name) => name.clone(),
+        ast::ClassUnicodeKind::NamedValue { .. } => {
+            return Err("Unicode property values (`\\p{name=value}`)".into());
+        }
+    };
+    if RE2_UNICODE_NAMES.contains(&name.as_str()) {
+        Ok(())
+    } else {
+        Err(format!(
+            "Unicode class `\\p{{{name}}}` (RE2 knows general categories and scripts by their exact short names)"
+        ))
+    }
+}
+
+/// Whether the pattern has `^` or `$` (which, without the `m` flag, mean the start and end of
+/// the whole text).
+pub(crate) fn has_line_anchor(ast: &Ast) -> bool {
+    struct Anchors(bool);
+    impl Visitor for Anchors {
+        type Output = bool;
+        type Err = ();
+        fn finish(self) -> Result<bool, ()> {
+            Ok(self.0)
+        }
+        fn visit_pre(&mut self, ast: &Ast) -> Result<(), ()> {
+            if let Ast::Assertion(a) = ast
+                && matches!(
+                    a.kind,
+                    ast::AssertionKind::StartLine | ast::AssertionKind::EndLine
+                )
+            {
+                self.0 = true;
+            }
+            Ok(())
+        }
+    }
+    ast::visit(ast, Anchors(false)).unwrap_or(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn camel_case_names() {
+        for (id, expect) in [
+            ("fallen-off-bus-xid", "FallenOffBusXid"),
+            ("nvml-mismatch", "NvmlMismatch"),
+            ("xid", "Xid"),
+            ("79-xid", "Sig79Xid"),
+            ("a--b", "AB"),
+        ] {
+            assert_eq!(camel_case(id), expect, "{id}");
+        }
+    }
+
+    fn re2(pattern: &str) -> Result<(), String> {
+        re2_problem(&ast::parse::Parser::new().parse(pattern).unwrap())
+    }
+
+    #[test]
+    fn re2_refuses_what_it_lacks() {
+        for ok in [
+            r"\pL+",
+            r"\p{Greek}",
+            r"[\p{Lu}\d]",
+            r"a{2,1000}",
+            r"(?i)x\b",
+        ] {
+            assert_eq!(re2(ok), Ok(()), "{ok}");
+        }
+        for bad in [
+            r"\p{Letter}",
+            r"\p{greek}",
+            r"[\p{Alphabetic}]",
+            r"a{1001}",
+            r"a{2,}b{0,5000}",
+        ] {
+            assert!(re2(bad).is_err(), "{bad} should be refused");
+        }
+    }
+
+    #[test]
+    fn anchors() {
+        let has = |p: &str| has_line_anchor(&ast::parse::Parser::new().parse(p).unwrap());
+        assert!(has("^a"));
+        assert!(has("(?:a|b$)"));
+        assert!(!has(r"[^a]\Az"));
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests_support {
+    use std::path::PathBuf;
+
+    use crate::doc::{Example, Runbook, Severity, SignatureSpec};
+
+    /// A runbook with signatures `(id, pattern, lines)`, each with no examples.
+    pub fn runbook(id: &str, severity: Severity, sigs: &[(&str, &str, usize)]) -> Runbook {
+        Runbook {
+            id: id.into(),
+            path: PathBuf::from(format!("runbooks/{id}.md")),
+            title: format!("Title of {id}"),
+            summary: format!("Summary of {id}."),
+            aliases: Vec::new(),
+            tags: Vec::new(),
+            severity,
+            action: None,
+            related: Vec::new(),
+            references: vec!["https://docs.example.com/xid".into()],
+            reviewed_at: None,
+            signatures: sigs
+                .iter()
+                .map(|&(id, pattern, lines)| SignatureSpec {
+                    id: id.into(),
+                    pattern: pattern.into(),
+                    explain: None,
+                    lines,
+                    weight: 1.0,
+                    examples: vec![Example {
+                        text: "example line".into(),
+                        captures: Default::default(),
+                    }],
+                    counterexamples: vec!["not this".into()],
+                    line: 1,
+                })
+                .collect(),
+            body: String::new(),
+            body_line: 1,
+            extra: Default::default(),
+            key_lines: Default::default(),
+        }
+    }
+}
