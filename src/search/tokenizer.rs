@@ -67,52 +67,57 @@ fn is_joiner(c: char) -> bool {
     matches!(c, '-' | '.' | '/' | ':' | '_' | '@' | '+' | '#' | '%' | '=')
 }
 
-/// The tokens of `text`, in position order.
+/// The tokens of `text`, in position order. (Called for every indexed field and every snippet,
+/// so it walks the text once and lowercases ASCII without Unicode tables.)
 pub fn tokenize(text: &str) -> Vec<Token> {
-    let mut tokens = Vec::new();
+    let mut tokens = Vec::with_capacity(text.len() / 6 + 1);
     let mut position = 0;
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let end_of = |i: usize| chars.get(i).map_or(text.len(), |&(o, _)| o);
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i].1;
+    let mut chars = text.char_indices().peekable();
+    while let Some(&(start, c)) = chars.peek() {
         if is_cjk(c) {
-            let start = i;
-            while i < chars.len() && is_cjk(chars[i].1) {
-                i += 1;
-            }
-            if i - start == 1 {
-                push(&mut tokens, text, chars[start].0, end_of(i), position);
-                position += 1;
-            } else {
-                for (k, &(offset, _)) in chars.iter().enumerate().take(i - 1).skip(start) {
-                    push(&mut tokens, text, offset, end_of(k + 2), position);
-                    position += 1;
+            // Bigrams over the run: remember the previous character's start.
+            chars.next();
+            let mut previous = start;
+            let mut count = 1;
+            while let Some(&(offset, next)) = chars.peek() {
+                if !is_cjk(next) {
+                    break;
                 }
+                chars.next();
+                let end = offset + next.len_utf8();
+                push(&mut tokens, text, previous, end, position);
+                position += 1;
+                previous = offset;
+                count += 1;
+            }
+            if count == 1 {
+                push(&mut tokens, text, start, start + c.len_utf8(), position);
+                position += 1;
             }
         } else if is_word(c) || is_joiner(c) {
-            let start = i;
-            while i < chars.len() && (is_word(chars[i].1) || is_joiner(chars[i].1)) {
-                i += 1;
-            }
-            // The parts: maximal runs of word characters.
-            let mut parts = Vec::new();
-            let mut k = start;
-            while k < i {
-                if is_word(chars[k].1) {
-                    let p = k;
-                    while k < i && is_word(chars[k].1) {
-                        k += 1;
+            // An identifier-like run; its parts are the maximal runs of word characters.
+            let mut parts: Vec<(usize, usize)> = Vec::new();
+            let mut part_start: Option<usize> = None;
+            let mut end = start;
+            while let Some(&(offset, next)) = chars.peek() {
+                if is_word(next) {
+                    part_start.get_or_insert(offset);
+                } else if is_joiner(next) {
+                    if let Some(p) = part_start.take() {
+                        parts.push((p, offset));
                     }
-                    parts.push((chars[p].0, end_of(k)));
                 } else {
-                    k += 1;
+                    break;
                 }
+                chars.next();
+                end = offset + next.len_utf8();
             }
-            let Some(&(first, _)) = parts.first() else {
+            if let Some(p) = part_start {
+                parts.push((p, end));
+            }
+            let (Some(&(first, _)), Some(&(_, last))) = (parts.first(), parts.last()) else {
                 continue;
             };
-            let &(_, last) = parts.last().expect("not empty");
             if parts.len() > 1 {
                 push(&mut tokens, text, first, last, position);
             }
@@ -122,7 +127,7 @@ pub fn tokenize(text: &str) -> Vec<Token> {
                 }
             }
         } else {
-            i += 1;
+            chars.next();
         }
     }
     tokens
@@ -133,11 +138,17 @@ fn push(tokens: &mut Vec<Token>, text: &str, from: usize, to: usize, position: u
     if to - from > MAX_TOKEN {
         return false;
     }
+    let slice = &text[from..to];
+    let text = if slice.is_ascii() {
+        slice.to_ascii_lowercase()
+    } else {
+        slice.to_lowercase()
+    };
     tokens.push(Token {
         offset_from: from,
         offset_to: to,
         position,
-        text: text[from..to].to_lowercase(),
+        text,
         position_length: 1,
     });
     true
