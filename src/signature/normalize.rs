@@ -63,6 +63,125 @@ pub fn strip_controls(buf: &mut Vec<u8>, from: usize) {
     buf.truncate(write);
 }
 
+/// Undoes what gets between a log and its reader, on complete lines, before the literal prefilter
+/// looks at them: NUL bytes and ANSI escapes are dropped, no-break spaces become spaces, the HTML
+/// entities of a log copied from a web page are decoded, and a docker json-file line
+/// (`{"log":"...\n","stream":...}`) becomes the line it carries. Every change makes the text
+/// shorter; returns the new end of `buf[from..to]`. Costs two fast searches when none applies.
+pub fn tidy(buf: &mut Vec<u8>, from: usize, to: usize) -> usize {
+    let region = &buf[from..to];
+    let needed = memchr::memchr3(0, 0x1b, b'&', region).is_some()
+        || memchr::memmem::find(region, b"\xc2\xa0").is_some()
+        || memchr::memmem::find(region, br#"{"log":""#).is_some();
+    if !needed {
+        return to;
+    }
+    let mut out = Vec::with_capacity(region.len());
+    let mut i = 0;
+    while i < region.len() {
+        let line_start = i == 0 || region[i - 1] == b'\n';
+        if line_start && region[i..].starts_with(br#"{"log":""#) {
+            let line_end = memchr::memchr(b'\n', &region[i..]).map_or(region.len(), |p| i + p);
+            docker_log(&region[i + 8..line_end], &mut out);
+            i = line_end;
+            continue;
+        }
+        match region[i] {
+            0 => i += 1,
+            0x1b => i = skip_escape(region, i),
+            0xc2 if region.get(i + 1) == Some(&0xa0) => {
+                out.push(b' ');
+                i += 2;
+            }
+            b'&' => match entity(&region[i..]) {
+                Some((decoded, len)) => {
+                    out.push(decoded);
+                    i += len;
+                }
+                None => {
+                    out.push(b'&');
+                    i += 1;
+                }
+            },
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    let end = from + out.len();
+    buf.splice(from..to, out);
+    end
+}
+
+/// The HTML entities logs pasted from web pages carry, and how long each is.
+fn entity(text: &[u8]) -> Option<(u8, usize)> {
+    const ENTITIES: &[(&[u8], u8)] = &[
+        (b"&quot;", b'"'),
+        (b"&#34;", b'"'),
+        (b"&#x22;", b'"'),
+        (b"&apos;", b'\''),
+        (b"&#39;", b'\''),
+        (b"&#x27;", b'\''),
+        (b"&lt;", b'<'),
+        (b"&#60;", b'<'),
+        (b"&gt;", b'>'),
+        (b"&#62;", b'>'),
+        (b"&amp;", b'&'),
+        (b"&#38;", b'&'),
+        (b"&#47;", b'/'),
+        (b"&#x2F;", b'/'),
+        (b"&nbsp;", b' '),
+    ];
+    ENTITIES
+        .iter()
+        .find(|(name, _)| text.len() >= name.len() && text[..name.len()].eq_ignore_ascii_case(name))
+        .map(|(name, byte)| (*byte, name.len()))
+}
+
+/// The `log` string of a docker json-file line, unescaped; an escaped newline inside it is a
+/// space, the one that ends it is dropped (the line's own newline follows).
+fn docker_log(escaped: &[u8], out: &mut Vec<u8>) {
+    let mut i = 0;
+    while i < escaped.len() {
+        match escaped[i] {
+            b'"' => return,
+            b'\\' if i + 1 < escaped.len() => {
+                match escaped[i + 1] {
+                    b'n' => {
+                        if escaped.get(i + 2) != Some(&b'"') {
+                            out.push(b' ');
+                        }
+                    }
+                    b't' => out.push(b'\t'),
+                    b'r' => {}
+                    b'u' if i + 5 < escaped.len() => {
+                        let hex = std::str::from_utf8(&escaped[i + 2..i + 6]).ok();
+                        let code = hex
+                            .and_then(|h| u32::from_str_radix(h, 16).ok())
+                            .and_then(char::from_u32);
+                        match code {
+                            Some(c) if c != '\0' => {
+                                let mut tmp = [0; 4];
+                                out.extend_from_slice(c.encode_utf8(&mut tmp).as_bytes());
+                            }
+                            _ => {}
+                        }
+                        i += 6;
+                        continue;
+                    }
+                    other => out.push(other),
+                }
+                i += 2;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+}
+
 /// Skips one ANSI escape sequence starting at `raw[start] == ESC`; returns the index after it.
 /// A sequence never runs past a control character such as a newline.
 fn skip_escape(raw: &[u8], start: usize) -> usize {
@@ -114,8 +233,23 @@ static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
         format!(
             r"{day} \d{{4}}-\d{{2}}-\d{{2}} \d{{2}}:\d{{2}}:\d{{2}} [A-Z]{{2,5}}(?:[+-]\d{{1,4}})? {header}"
         ),
-        // dmesg, with optional `<level>` or `dmesg -x` facility:level
-        r"(?:<\d>)?(?:[a-z]+ *:[a-z]+ *: )?\[ *\d+\.\d+\] ?".into(),
+        // dmesg (and `dmesg -H` deltas), with an optional `<level>`
+        r"(?:<\d>)?\[ *[+-]?\d+\.\d+\] ?".into(),
+        // `dmesg -x` facility and level, before a stamp of either kind
+        r"[a-z]+ *:[a-z]+ *: ".into(),
+        // `dmesg -H` wall clock: [Nov29 03:17]
+        format!(r"\[{month}\d{{1,2}} \d{{2}}:\d{{2}}\] ?"),
+        // RFC 5424 syslog: <pri>1 time host app procid msgid structured-data
+        r"<\d{1,3}>1 \S+ \S+ \S+ \S+ \S+ (?:-|\[[^\]]*\]) ?".into(),
+        // Talos / cluster log forwarders: `10.0.0.7: kern: warning: [time]: `
+        r"[\w.:\-]+: kern: [a-z]+: \[[^\]]+\]: ?".into(),
+        // mpirun --tag-output, srun -l, torchrun --tee, Ray workers
+        r"\[\d+,\d+\]<(?:stdout|stderr)>: ?".into(),
+        r"\d{1,5}: ".into(),
+        r"\[(?:rank|default)\d+\]: ?".into(),
+        r"\([\w:.\-]+ pid=\d+(?:, ip=[\d.]+)?\) ".into(),
+        // a log quoted in Markdown or e-mail
+        r">+ ?".into(),
         // dmesg -T
         format!(r"\[{day} {month} [ \d]\d \d{{2}}:\d{{2}}:\d{{2}} \d{{4}}\] ?"),
         // caller id of newer kernels: [ T1946] / [ C3]
@@ -244,6 +378,25 @@ mod tests {
         check(&format!("kern  :err   : [   12.345678] {msg}"), msg);
         check(&format!("[pod/trainer-0/pytorch] {msg}"), msg);
         check(&format!("trainer-1  | {msg}"), msg);
+        check(&format!("[  +0.000013] {msg}"), msg);
+        check(&format!("[Nov29 03:17] {msg}"), msg);
+        check(
+            &format!("kern  :warn  : [Fri Apr  5 21:29:39 2024] {msg}"),
+            msg,
+        );
+        check(
+            &format!("<4>1 2024-04-05T21:29:39Z gpu01 kernel - - - {msg}"),
+            msg,
+        );
+        check(
+            &format!("192.168.11.119: kern: warning: [2026-04-22T21:27:51.29Z]: {msg}"),
+            msg,
+        );
+        check(&format!("[1,0]<stderr>:{msg}"), msg);
+        check(&format!("0: {msg}"), msg);
+        check(&format!("[rank0]: {msg}"), msg);
+        check(&format!("(RayWorkerVllm pid=4009, ip=10.0.0.1) {msg}"), msg);
+        check(&format!("> [Fri Aug 30 11:43:09 2024] {msg}"), msg);
         check(msg, msg);
     }
 
@@ -273,6 +426,36 @@ mod tests {
         let cleaned = clean(b"bad \xff\xfe utf8");
         assert_eq!(cleaned, "bad \u{fffd}\u{fffd} utf8");
         assert_eq!(clean(b""), "");
+    }
+
+    fn tidied(text: &str) -> String {
+        let mut buf = text.as_bytes().to_vec();
+        let end = tidy(&mut buf, 0, text.len());
+        assert_eq!(end, buf.len());
+        String::from_utf8(buf).unwrap()
+    }
+
+    #[test]
+    fn what_gets_between_a_log_and_its_reader() {
+        assert_eq!(
+            tidied("could not select device driver &quot;&quot; with capabilities: [[gpu]]\n"),
+            "could not select device driver \"\" with capabilities: [[gpu]]\n"
+        );
+        assert_eq!(
+            tidied("Key was rejected by service&#x27;s &amp;&lt;x&gt; &unknown; a\u{a0}b\n"),
+            "Key was rejected by service's &<x> &unknown; a b\n"
+        );
+        assert_eq!(
+            tidied(
+                "{\"log\":\"NCCL WARN \\\"x\\\" failed\\tnow\\n\",\"stream\":\"stderr\",\"time\":\"2026\"}\nnext\n"
+            ),
+            "NCCL WARN \"x\" failed\tnow\nnext\n"
+        );
+        assert_eq!(
+            tidied("plain text, nothing to do\n"),
+            "plain text, nothing to do\n"
+        );
+        assert_eq!(tidied("a\0b\x1b[31mc\n"), "abc\n");
     }
 
     #[test]

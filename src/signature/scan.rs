@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 use memchr::{memchr, memchr_iter, memrchr};
 
 use super::compile::{Engine, Target};
-use super::normalize::{clean, display, match_text, strip_controls};
+use super::normalize::{clean, display, match_text, tidy};
 
 /// Bytes scanned per pass.
 pub const CHUNK: usize = 4 << 20;
@@ -198,7 +198,6 @@ impl<'e> Scanner<'e> {
 
     fn process(&mut self, eof: bool) {
         let region_start = self.scanned;
-        strip_controls(&mut self.buf, region_start);
         let (end, cut) = if eof {
             (self.buf.len(), false)
         } else {
@@ -210,6 +209,8 @@ impl<'e> Scanner<'e> {
                 None => return,
             }
         };
+        // Only complete lines are tidied, so no text is ever tidied twice.
+        let end = tidy(&mut self.buf, region_start, end);
         // Line numbers: newlines before the region, and the last line the region completes.
         let lines_before = memchr_iter(b'\n', &self.buf[..region_start]).count() as u64;
         let region_newlines = memchr_iter(b'\n', &self.buf[region_start..end]).count() as u64;
