@@ -163,6 +163,14 @@ impl Library {
         write_atomically(&dir.join(PATTERN_CACHE), &cache.to_bytes())
     }
 
+    /// How many problems made files or parts of them unusable (warnings not counted).
+    pub fn error_count(&self) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.level == crate::doc::Level::Error)
+            .count()
+    }
+
     pub fn runbook(&self, id: &str) -> Option<&Runbook> {
         self.runbooks.iter().find(|r| r.id == id)
     }

@@ -7,9 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
-use crate::doc::Level;
 use crate::export::{self, Format, NpdPlugin, Options};
-use crate::library::Library;
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum FormatArg {
@@ -50,17 +48,7 @@ pub struct Args {
 }
 
 pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
-    let library = Library::load(root)?;
-    let broken = library
-        .diagnostics
-        .iter()
-        .filter(|d| d.level == Level::Error)
-        .count();
-    if broken > 0 {
-        eprintln!(
-            "lore: {broken} problem(s) in the library were skipped; run `lore check` for details"
-        );
-    }
+    let library = super::load_library(root)?;
     let format = match args.format {
         FormatArg::Npd => Format::Npd,
         FormatArg::Loki => Format::Loki,

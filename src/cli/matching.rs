@@ -10,8 +10,6 @@ use std::time::Instant;
 use anyhow::Context;
 
 use super::output::{Style, human_bytes};
-use crate::doc::Level;
-use crate::library::Library;
 use crate::signature::{Matcher, Report};
 
 #[derive(clap::Args)]
@@ -28,17 +26,7 @@ pub struct Args {
 
 pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let library = Library::load(root)?;
-    let broken = library
-        .diagnostics
-        .iter()
-        .filter(|d| d.level == Level::Error)
-        .count();
-    if broken > 0 {
-        eprintln!(
-            "lore: {broken} problem(s) in the library were skipped; run `lore check` for details"
-        );
-    }
+    let library = super::load_library(root)?;
     let matcher = Matcher::new(&library);
     // Only a cost to the next start-up if it fails (e.g. a read-only checkout).
     let _ = library.save_pattern_cache(&matcher.engine.cache);

@@ -73,6 +73,19 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Loads the library for a command that works with whatever loads: broken files are skipped, and
+/// said so in one line (`lore check` has the details).
+fn load_library(root: &std::path::Path) -> anyhow::Result<crate::library::Library> {
+    let library = crate::library::Library::load(root)?;
+    let broken = library.error_count();
+    if broken > 0 {
+        eprintln!(
+            "lore: {broken} problem(s) in the library were skipped; run `lore check` for details"
+        );
+    }
+    Ok(library)
+}
+
 fn resolve_root(flag: Option<PathBuf>) -> PathBuf {
     flag.or_else(|| std::env::var_os("LORE_ROOT").map(PathBuf::from))
         .unwrap_or_else(|| PathBuf::from("."))

@@ -54,12 +54,7 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
         state.git_commit = true;
     }
     let snapshot = state.snapshot();
-    let problems = snapshot
-        .library
-        .diagnostics
-        .iter()
-        .filter(|d| d.level == crate::doc::Level::Error)
-        .count();
+    let problems = snapshot.library.error_count();
     if problems > 0 {
         eprintln!(
             "lore: {problems} problem(s) in the library were skipped; run `lore check` for details"

@@ -15,8 +15,6 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use super::output::Style;
-use crate::doc::Level;
-use crate::library::Library;
 use crate::signature::{Alert, Follower, Matcher};
 
 /// How often a followed file is checked for new lines.
@@ -38,17 +36,7 @@ pub struct Args {
 }
 
 pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
-    let library = Library::load(root)?;
-    let broken = library
-        .diagnostics
-        .iter()
-        .filter(|d| d.level == Level::Error)
-        .count();
-    if broken > 0 {
-        eprintln!(
-            "lore: {broken} problem(s) in the library were skipped; run `lore check` for details"
-        );
-    }
+    let library = super::load_library(root)?;
     let matcher = Matcher::new(&library);
     let _ = library.save_pattern_cache(&matcher.engine.cache);
     let mut follower = Follower::new(&matcher, Duration::from_secs(args.window));

@@ -230,12 +230,7 @@ pub async fn incident(
 
 pub async fn healthz(State(state): State<AppState>) -> Response {
     let snapshot = state.snapshot();
-    let problems = snapshot
-        .library
-        .diagnostics
-        .iter()
-        .filter(|d| d.level == crate::doc::Level::Error)
-        .count();
+    let problems = snapshot.library.error_count();
     Json(serde_json::json!({
         "status": "ok",
         "runbooks": snapshot.library.runbooks.len(),

@@ -195,6 +195,16 @@ fn draft_from_form(fields: &[(String, String)]) -> (Draft, Option<String>, Optio
     (draft, etag, token)
 }
 
+fn read_form(
+    form: Result<Form<Vec<(String, String)>>, FormRejection>,
+) -> Result<Vec<(String, String)>, WebError> {
+    form.map(|Form(fields)| fields)
+        .map_err(|e| match e.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => WebError::TooLarge,
+            _ => WebError::BadRequest("the form could not be read".into()),
+        })
+}
+
 /// The form page for a draft, with problems or a conflict to show.
 fn form_page(
     state: &AppState,
@@ -366,10 +376,7 @@ pub async fn create(
     headers: HeaderMap,
     form: Result<Form<Vec<(String, String)>>, FormRejection>,
 ) -> Result<Response, PageError> {
-    let Form(fields) = form.map_err(|e| match e.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => WebError::TooLarge,
-        _ => WebError::BadRequest("the form could not be read".into()),
-    })?;
+    let fields = read_form(form)?;
     let (draft, _, token) = draft_from_form(&fields);
     check_write(&state, &headers, token.as_deref())?;
     match save(&state, None, draft.clone(), "").await {
@@ -415,10 +422,7 @@ pub async fn update(
     headers: HeaderMap,
     form: Result<Form<Vec<(String, String)>>, FormRejection>,
 ) -> Result<Response, PageError> {
-    let Form(fields) = form.map_err(|e| match e.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => WebError::TooLarge,
-        _ => WebError::BadRequest("the form could not be read".into()),
-    })?;
+    let fields = read_form(form)?;
     let (draft, etag, token) = draft_from_form(&fields);
     check_write(&state, &headers, token.as_deref())?;
     let etag = etag.unwrap_or_default();
