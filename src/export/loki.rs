@@ -9,8 +9,7 @@
 use serde::Serialize;
 
 use super::{
-    Export, ExportError, File, Format, Options, Skips, camel_case, parse_portable, re2_problem,
-    runbook_url,
+    Export, ExportError, File, Format, Options, Skips, camel_case, parse_re2, runbook_url,
 };
 use crate::doc::Runbook;
 
@@ -124,15 +123,8 @@ pub(super) fn export(runbooks: &[Runbook], options: &Options) -> Result<Export, 
                 );
                 continue;
             }
-            let ast = match parse_portable(&sig.pattern) {
-                Ok(ast) => ast,
-                Err(why) => {
-                    skips.skip(runbook, sig, why);
-                    continue;
-                }
-            };
-            if let Err(why) = re2_problem(&ast) {
-                skips.skip(runbook, sig, format!("RE2 lacks {why}"));
+            if let Err(why) = parse_re2(&sig.pattern) {
+                skips.skip(runbook, sig, why);
                 continue;
             }
             let expr = format!(

@@ -200,6 +200,14 @@ pub(crate) fn parse_portable(pattern: &str) -> Result<Ast, String> {
     Ok(ast)
 }
 
+/// The syntax tree of `pattern` if an RE2 engine (node-problem-detector, Loki) runs it as lore
+/// does, else why not.
+pub(crate) fn parse_re2(pattern: &str) -> Result<Ast, String> {
+    let ast = parse_portable(pattern)?;
+    re2_problem(&ast).map_err(|why| format!("RE2 lacks {why}"))?;
+    Ok(ast)
+}
+
 /// RE2's largest repetition count (`{n,m}` with n or m above it does not compile).
 const RE2_MAX_REPEAT: u32 = 1000;
 

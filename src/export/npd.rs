@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use super::{
     Export, ExportError, File, Format, NpdPlugin, Options, Skips, camel_case, has_line_anchor,
-    parse_portable, re2_problem, runbook_url,
+    parse_re2, runbook_url,
 };
 use crate::doc::{Runbook, Severity};
 
@@ -87,17 +87,13 @@ pub(super) fn export(runbooks: &[Runbook], options: &Options) -> Result<Export, 
     for runbook in runbooks {
         let url = runbook_url(&options.base_url, runbook);
         for sig in &runbook.signatures {
-            let ast = match parse_portable(&sig.pattern) {
+            let ast = match parse_re2(&sig.pattern) {
                 Ok(ast) => ast,
                 Err(why) => {
                     skips.skip(runbook, sig, why);
                     continue;
                 }
             };
-            if let Err(why) = re2_problem(&ast) {
-                skips.skip(runbook, sig, format!("RE2 lacks {why}"));
-                continue;
-            }
             let reason = camel_case(&sig.id);
             if !reasons.insert(reason.clone()) {
                 skips.skip(

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::{ApiError, WebError};
 use super::state::AppState;
-use super::{MAX_PASTE, run_match, run_search};
+use super::{MAX_PASTE, SearchParams, run_match, run_search};
 use crate::doc::{ActionItem, Example, Incident, Runbook, is_valid_id};
 use crate::signature::IncidentRef;
 
@@ -55,14 +55,6 @@ pub async fn match_log(
     let snapshot = state.snapshot();
     let (report, _) = run_match(&snapshot, text, top).await?;
     Ok(Json(report).into_response())
-}
-
-#[derive(Deserialize)]
-pub struct SearchParams {
-    #[serde(default)]
-    q: String,
-    limit: Option<usize>,
-    kind: Option<String>,
 }
 
 pub async fn search(

@@ -26,6 +26,15 @@ use crate::search::SearchResults;
 use crate::signature::Report;
 use error::WebError;
 
+/// `?q=&limit=&kind=`, for the search page and `/api/search` alike.
+#[derive(serde::Deserialize)]
+pub(crate) struct SearchParams {
+    #[serde(default)]
+    q: String,
+    limit: Option<usize>,
+    kind: Option<String>,
+}
+
 /// Largest paste accepted (DESIGN §6).
 pub const MAX_PASTE: usize = 32 << 20;
 

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use super::error::{PageError, WebError};
 use super::state::{AppState, Snapshot};
 use super::views::*;
-use super::{MAX_PASTE, run_match, run_search};
+use super::{MAX_PASTE, SearchParams, run_match, run_search};
 use crate::doc::markdown::{plain_text, section_markdown, to_html};
 use crate::doc::{Incident, IncidentSeverity, Runbook, Severity, is_valid_id};
 use crate::signature::draft::draft_runbook;
@@ -38,14 +38,6 @@ pub async fn home(State(state): State<AppState>) -> Response {
         tags: tag_counts(&snapshot, None, 24),
         example: EXAMPLE,
     })
-}
-
-#[derive(Deserialize)]
-pub struct SearchParams {
-    #[serde(default)]
-    q: String,
-    limit: Option<usize>,
-    kind: Option<String>,
 }
 
 pub async fn search(
