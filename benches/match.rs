@@ -158,7 +158,7 @@ fn scan_file(matcher: &Matcher, path: &Path) -> (Duration, u64) {
     let started = Instant::now();
     let mut file = fs::File::open(path).expect("log");
     let mut scanner = matcher.scanner();
-    scanner.expect(file.metadata().expect("size").len());
+    scanner.size_hint(file.metadata().expect("size").len());
     let mut buf = vec![0u8; 1 << 20];
     loop {
         let n = file.read(&mut buf).expect("read");

@@ -30,6 +30,42 @@ pub struct Library {
     pub diagnostics: Vec<Diagnostic>,
     /// Pattern analyses from the last run (`.lore/patterns.cache`), to start faster.
     pub pattern_cache: PatternCache,
+    /// What each file parsed to, by path relative to the root, so that a reload re-reads only
+    /// the files that changed.
+    files: HashMap<String, Parsed>,
+    read: usize,
+}
+
+/// One document file as last read: its identity on disk and what it parsed to.
+#[derive(Debug, Clone)]
+struct Parsed {
+    identity: Identity,
+    document: Option<Document>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// Modification time, size and inode: an edit in place changes the first two, an editor's
+/// save-by-rename or a checkout the third.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Identity {
+    modified: u128,
+    len: u64,
+    inode: u64,
+}
+
+impl Identity {
+    fn of(meta: &fs::Metadata) -> Identity {
+        use std::os::unix::fs::MetadataExt;
+        Identity {
+            modified: meta
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos()),
+            len: meta.len(),
+            inode: meta.ino(),
+        }
+    }
 }
 
 /// The folders of a root and what they hold.
@@ -43,31 +79,96 @@ impl Library {
     /// Reads `root/runbooks/*.md` and `root/incidents/*.md`. Only an unreadable root is an error;
     /// problems with files are in `diagnostics`.
     pub fn load(root: &Path) -> Result<Library, LibraryError> {
+        Library::read(root, &HashMap::new(), &[])
+    }
+
+    /// The library as it is on disk now, re-reading only the files whose identity (modification
+    /// time, size, inode) changed since this one was loaded, plus the files named in `changed`
+    /// (paths relative to the root, as the watcher reports them), which are always re-read.
+    pub fn reload(&self, changed: &[String]) -> Result<Library, LibraryError> {
+        Library::read(&self.root, &self.files, changed)
+    }
+
+    fn read(
+        root: &Path,
+        previous: &HashMap<String, Parsed>,
+        changed: &[String],
+    ) -> Result<Library, LibraryError> {
         fs::metadata(root).map_err(|source| LibraryError::Root {
             path: root.to_path_buf(),
             source,
         })?;
         let mut diagnostics = Vec::new();
-        let mut runbooks = Vec::new();
-        let files = read_folder(root, RUNBOOKS, &mut diagnostics);
-        for (runbook, problems) in crate::par::map(&files, |(rel, text)| Runbook::parse(rel, text))
-        {
-            diagnostics.extend(problems);
-            runbooks.extend(runbook);
+        let mut listed: Vec<(String, Identity)> = Vec::new();
+        for folder in [RUNBOOKS, INCIDENTS] {
+            match list_folder(root, folder) {
+                Ok(paths) => {
+                    for path in paths {
+                        let name = path.file_name().unwrap_or_default().to_string_lossy();
+                        let rel = format!("{folder}/{name}");
+                        match fs::metadata(&path) {
+                            Ok(meta) => listed.push((rel, Identity::of(&meta))),
+                            Err(e) => diagnostics.push(Diagnostic::error(
+                                &rel,
+                                0,
+                                format!("cannot read: {e}"),
+                            )),
+                        }
+                    }
+                }
+                Err(e) => diagnostics.push(Diagnostic::error(
+                    folder,
+                    0,
+                    format!("cannot read the folder: {e}"),
+                )),
+            }
         }
-        let mut incidents = Vec::new();
-        let files = read_folder(root, INCIDENTS, &mut diagnostics);
-        for (incident, problems) in
-            crate::par::map(&files, |(rel, text)| Incident::parse(rel, text))
-        {
-            diagnostics.extend(problems);
-            incidents.extend(incident);
+        // Unchanged files keep what they parsed to; the others are read and parsed on all cores.
+        let stale: Vec<&(String, Identity)> = listed
+            .iter()
+            .filter(|(rel, identity)| {
+                changed.contains(rel) || previous.get(rel).is_none_or(|p| p.identity != *identity)
+            })
+            .collect();
+        let fresh: HashMap<String, Parsed> = crate::par::map(&stale, |(rel, identity)| {
+            let (document, diagnostics) = load_document(root, rel);
+            (
+                rel.clone(),
+                Parsed {
+                    identity: *identity,
+                    document,
+                    diagnostics,
+                },
+            )
+        })
+        .into_iter()
+        .collect();
+        let mut files = HashMap::with_capacity(listed.len());
+        let (mut runbooks, mut incidents) = (Vec::new(), Vec::new());
+        for (rel, _) in listed {
+            let Some(parsed) = fresh.get(&rel).or_else(|| previous.get(&rel)).cloned() else {
+                continue;
+            };
+            diagnostics.extend(parsed.diagnostics.iter().cloned());
+            match &parsed.document {
+                Some(Document::Runbook(r)) => runbooks.push(r.clone()),
+                Some(Document::Incident(i)) => incidents.push(i.clone()),
+                None => {}
+            }
+            files.insert(rel, parsed);
         }
         let mut library = Library::from_documents(root, runbooks, incidents, diagnostics);
+        library.files = files;
+        library.read = fresh.len();
         library.pattern_cache = fs::read(root.join(CACHE_DIR).join(PATTERN_CACHE))
             .map(|bytes| PatternCache::parse(&bytes))
             .unwrap_or_default();
         Ok(library)
+    }
+
+    /// How many files the last load or reload read and parsed (the others were kept as they were).
+    pub fn files_read(&self) -> usize {
+        self.read
     }
 
     /// A library from documents already parsed; checks ids and links.
@@ -148,6 +249,8 @@ impl Library {
             incidents,
             diagnostics,
             pattern_cache: PatternCache::default(),
+            files: HashMap::new(),
+            read: 0,
         }
     }
 
@@ -251,35 +354,6 @@ fn read_text(path: &Path, rel: &Path) -> Result<String, Diagnostic> {
         let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
         Diagnostic::error(rel, line, "the file is not valid UTF-8").with_hint("save it as UTF-8")
     })
-}
-
-/// `(path relative to root, text)` of each `*.md` in `root/folder`, sorted by name. Unreadable,
-/// oversized or non-UTF-8 files become diagnostics.
-fn read_folder(
-    root: &Path,
-    folder: &str,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<(PathBuf, String)> {
-    let paths = match list_folder(root, folder) {
-        Ok(paths) => paths,
-        Err(e) => {
-            diagnostics.push(Diagnostic::error(
-                folder,
-                0,
-                format!("cannot read the folder: {e}"),
-            ));
-            return Vec::new();
-        }
-    };
-    let mut out = Vec::new();
-    for path in paths {
-        let rel = PathBuf::from(folder).join(path.file_name().unwrap_or_default());
-        match read_text(&path, &rel) {
-            Ok(text) => out.push((rel, text)),
-            Err(d) => diagnostics.push(d),
-        }
-    }
-    out
 }
 
 /// A document file's identity for change detection: path relative to the root, and a stamp

@@ -1,16 +1,23 @@
 //! Watching a library root for changes (an edit in an editor, a `git pull`), so `serve` picks
 //! them up without a restart. Events are debounced: a burst of writes becomes one callback.
+//!
+//! Only events that can change what a file says count: content written, created, removed,
+//! renamed. Reading a file (open, close without write, an access-time update) is not a change;
+//! counting it made every reload (which reads the files) trigger the next one.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use notify::{RecommendedWatcher, RecursiveMode, Watcher as _};
+use notify::event::ModifyKind;
+use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher as _};
 
 use crate::library::{CACHE_DIR, INCIDENTS, RUNBOOKS};
 
 /// Quiet time after the last event before the callback runs.
 pub const DEBOUNCE: Duration = Duration::from_millis(120);
+/// The longest a burst of events may delay its callback.
+const LONGEST_BURST: Duration = Duration::from_secs(2);
 
 /// What changed in one burst: document files (relative to the root, like `runbooks/x.md`), or
 /// something bigger (a folder appeared or vanished) that needs a full look.
@@ -37,8 +44,13 @@ impl Watcher {
         let mut watcher =
             notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
                 if let Ok(event) = event {
-                    for path in event.paths {
-                        let _ = tx.send(path);
+                    if event.need_rescan() {
+                        // The kernel's queue overflowed: something changed, we do not know what.
+                        let _ = tx.send(PathBuf::from(RUNBOOKS));
+                    } else if is_change(&event.kind) {
+                        for path in event.paths {
+                            let _ = tx.send(path);
+                        }
                     }
                 }
             })?;
@@ -55,8 +67,14 @@ impl Watcher {
             .spawn(move || {
                 while let Ok(first) = rx.recv() {
                     let mut paths = vec![first];
-                    while let Ok(more) = rx.recv_timeout(DEBOUNCE) {
-                        paths.push(more);
+                    let started = std::time::Instant::now();
+                    // A burst (a checkout of many files) is one change; a writer that never
+                    // pauses still gets its changes seen every `LONGEST_BURST`.
+                    while started.elapsed() < LONGEST_BURST {
+                        match rx.recv_timeout(DEBOUNCE) {
+                            Ok(more) => paths.push(more),
+                            Err(_) => break,
+                        }
                     }
                     paths.retain(|p| relevant(p));
                     paths.sort();
@@ -68,6 +86,21 @@ impl Watcher {
             })
             .map_err(|e| notify::Error::generic(&e.to_string()))?;
         Ok(Watcher { _watcher: watcher })
+    }
+}
+
+/// Whether an event can have changed a file's text or a folder's list of files.
+fn is_change(kind: &EventKind) -> bool {
+    match kind {
+        EventKind::Create(_) | EventKind::Remove(_) => true,
+        // Permissions and timestamps (atime moves on reads) do not change the text.
+        EventKind::Modify(ModifyKind::Metadata(_)) => false,
+        EventKind::Modify(_) => true,
+        // Open, close-without-write and close-after-write (the write itself was a Modify).
+        EventKind::Access(_) => false,
+        // A backend that cannot say what happened: assume a change rather than miss one.
+        EventKind::Any => true,
+        EventKind::Other => false,
     }
 }
 
@@ -108,4 +141,31 @@ fn relevant(path: &Path) -> bool {
         return false;
     }
     name.ends_with(".md") || name == RUNBOOKS || name == INCIDENTS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use notify::event::{AccessKind, AccessMode, CreateKind, DataChange, MetadataKind, RenameMode};
+
+    #[test]
+    fn reads_are_not_changes() {
+        for kind in [
+            EventKind::Access(AccessKind::Open(AccessMode::Any)),
+            EventKind::Access(AccessKind::Close(AccessMode::Read)),
+            EventKind::Access(AccessKind::Close(AccessMode::Write)),
+            EventKind::Modify(ModifyKind::Metadata(MetadataKind::AccessTime)),
+            EventKind::Modify(ModifyKind::Metadata(MetadataKind::Any)),
+        ] {
+            assert!(!is_change(&kind), "{kind:?}");
+        }
+        for kind in [
+            EventKind::Create(CreateKind::File),
+            EventKind::Modify(ModifyKind::Data(DataChange::Any)),
+            EventKind::Modify(ModifyKind::Name(RenameMode::To)),
+            EventKind::Remove(notify::event::RemoveKind::File),
+        ] {
+            assert!(is_change(&kind), "{kind:?}");
+        }
+    }
 }

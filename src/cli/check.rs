@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 
-use super::output::Style;
+use super::output::{self, Style};
 use crate::doc::{Diagnostic, Level};
 use crate::library::Library;
 use crate::signature::{Engine, check::check_signatures};
@@ -46,40 +46,42 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
         warnings: problems.len() - errors,
         problems: &problems,
     };
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    if args.json {
-        serde_json::to_writer_pretty(&mut out, &summary)?;
-        writeln!(out)?;
-    } else {
-        let style = Style::for_stdout();
-        for d in &problems {
-            let level = match d.level {
-                Level::Error => style.error("error"),
-                Level::Warning => style.warning("warning"),
-            };
-            write!(
-                out,
-                "{}:{}: {level}: {}",
-                d.path.display(),
-                d.line,
-                d.message
-            )?;
-            match &d.hint {
-                Some(hint) => writeln!(out, "\n    hint: {hint}")?,
-                None => writeln!(out)?,
+    output::done_if_closed((|| {
+        let mut out = io::stdout().lock();
+        if args.json {
+            serde_json::to_writer_pretty(&mut out, &summary)?;
+            writeln!(out)?;
+        } else {
+            let style = Style::for_stdout();
+            for d in &problems {
+                let level = match d.level {
+                    Level::Error => style.error("error"),
+                    Level::Warning => style.warning("warning"),
+                };
+                write!(
+                    out,
+                    "{}:{}: {level}: {}",
+                    d.path.display(),
+                    d.line,
+                    d.message
+                )?;
+                match &d.hint {
+                    Some(hint) => writeln!(out, "\n    hint: {hint}")?,
+                    None => writeln!(out)?,
+                }
             }
+            writeln!(
+                out,
+                "{} runbooks, {} signatures, {} incident(s): {} error(s), {} warning(s)",
+                summary.runbooks,
+                summary.signatures,
+                summary.incidents,
+                summary.errors,
+                summary.warnings
+            )?;
         }
-        writeln!(
-            out,
-            "{} runbooks, {} signatures, {} incident(s): {} error(s), {} warning(s)",
-            summary.runbooks,
-            summary.signatures,
-            summary.incidents,
-            summary.errors,
-            summary.warnings
-        )?;
-    }
+        out.flush()
+    })())?;
     Ok(if errors == 0 {
         ExitCode::SUCCESS
     } else {

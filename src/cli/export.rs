@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
+use super::output;
 use crate::export::{self, Format, NpdPlugin, Options};
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -100,16 +101,17 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
             );
         }
         None => {
-            let stdout = io::stdout();
-            let mut out = stdout.lock();
-            for (i, file) in export.files.iter().enumerate() {
-                // Sigma: one YAML document per rule.
-                if i > 0 {
-                    out.write_all(b"---\n")?;
+            output::done_if_closed((|| {
+                let mut out = io::stdout().lock();
+                for (i, file) in export.files.iter().enumerate() {
+                    // Sigma: one YAML document per rule.
+                    if i > 0 {
+                        out.write_all(b"---\n")?;
+                    }
+                    out.write_all(file.contents.as_bytes())?;
                 }
-                out.write_all(file.contents.as_bytes())?;
-            }
-            out.flush()?;
+                out.flush()
+            })())?;
         }
     }
     Ok(ExitCode::SUCCESS)

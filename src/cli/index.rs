@@ -4,6 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
+use super::output;
 use crate::library::CACHE_DIR;
 use crate::search::SearchIndex;
 
@@ -34,17 +35,21 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     if tty {
         eprintln!();
     }
-    if let Some(why) = &stats.rebuilt {
-        println!("rebuilt the index ({why})");
-    }
-    println!(
-        "{} file(s) indexed: {} added, {} updated, {} removed, {} unchanged, in {:.1} ms",
-        index.len(),
-        stats.added,
-        stats.updated,
-        stats.removed,
-        stats.unchanged,
-        stats.elapsed_ms
-    );
+    output::done_if_closed((|| {
+        let mut out = std::io::stdout().lock();
+        if let Some(why) = &stats.rebuilt {
+            writeln!(out, "rebuilt the index ({why})")?;
+        }
+        writeln!(
+            out,
+            "{} file(s) indexed: {} added, {} updated, {} removed, {} unchanged, in {:.1} ms",
+            index.len(),
+            stats.added,
+            stats.updated,
+            stats.removed,
+            stats.unchanged,
+            stats.elapsed_ms
+        )
+    })())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use super::output::{Style, human_bytes};
+use super::output::{self, Style, human_bytes};
 use crate::signature::{Matcher, Report};
 
 #[derive(clap::Args)]
@@ -31,41 +31,69 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     // Only a cost to the next start-up if it fails (e.g. a read-only checkout).
     let _ = library.save_pattern_cache(&matcher.engine.cache);
     let mut scanner = matcher.scanner();
-    let mut buf = vec![0u8; 1 << 20];
-    let mut feed = |reader: &mut dyn Read, name: &str| -> anyhow::Result<()> {
-        loop {
-            let n = match reader.read(&mut buf) {
-                Ok(0) => return Ok(()),
-                Ok(n) => n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e).with_context(|| format!("reading {name}")),
-            };
-            scanner.feed(&buf[..n]);
+    // Reading runs on a thread of its own, so the kernel's copying overlaps the scan.
+    let (pieces, name) = match args.file.as_deref() {
+        None => (
+            read_ahead(Box::new(io::stdin())),
+            "standard input".to_string(),
+        ),
+        Some(p) if p == Path::new("-") => (
+            read_ahead(Box::new(io::stdin())),
+            "standard input".to_string(),
+        ),
+        Some(path) => {
+            let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
+            if let Ok(meta) = file.metadata() {
+                scanner.size_hint(meta.len());
+            }
+            (read_ahead(Box::new(file)), path.display().to_string())
         }
     };
-    match args.file.as_deref() {
-        None => feed(&mut io::stdin().lock(), "standard input")?,
-        Some(p) if p == Path::new("-") => feed(&mut io::stdin().lock(), "standard input")?,
-        Some(path) => {
-            let mut file =
-                File::open(path).with_context(|| format!("opening {}", path.display()))?;
-            feed(&mut file, &path.display().to_string())?;
-        }
+    for piece in pieces {
+        let piece = piece.with_context(|| format!("reading {name}"))?;
+        scanner.feed(&piece);
     }
     let report = matcher.report(scanner.finish(), args.top, started);
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    if args.json {
-        serde_json::to_writer(&mut out, &report)?;
-        writeln!(out)?;
-    } else {
-        print_human(&mut out, &report, Style::for_stdout())?;
-    }
+    output::done_if_closed((|| {
+        let mut out = io::stdout().lock();
+        if args.json {
+            serde_json::to_writer(&mut out, &report)?;
+            writeln!(out)?;
+        } else {
+            print_human(&mut out, &report, Style::for_stdout())?;
+        }
+        out.flush()
+    })())?;
     Ok(if report.causes.is_empty() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Pieces of `reader`, read on another thread (at most a few MiB ahead of the scan).
+fn read_ahead(mut reader: Box<dyn Read + Send>) -> std::sync::mpsc::Receiver<io::Result<Vec<u8>>> {
+    let (tx, rx) = std::sync::mpsc::sync_channel(4);
+    std::thread::spawn(move || {
+        loop {
+            let mut buf = vec![0u8; 1 << 20];
+            match reader.read(&mut buf) {
+                Ok(0) => return,
+                Ok(n) => {
+                    buf.truncate(n);
+                    if tx.send(Ok(buf)).is_err() {
+                        return;
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                    return;
+                }
+            }
+        }
+    });
+    rx
 }
 
 /// Hits shown per cause in human output.

@@ -66,6 +66,8 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // Standard output closed by its reader: the job is over, and that is not an error.
+        Err(error) if output::is_closed_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("lore: {error:#}");
             ExitCode::from(2)

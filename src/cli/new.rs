@@ -1,12 +1,13 @@
 //! `lore new incident`: a postmortem file from the command line, optionally started from a log
 //! (the same prefill as "start a postmortem from this paste").
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
 
+use super::output;
 use crate::library::Library;
 use crate::postmortem::{self, Draft, SaveError};
 use crate::signature::Matcher;
@@ -88,7 +89,12 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     draft.authors.extend(args.authors);
     match postmortem::save_new(root, &library, &draft) {
         Ok(saved) => {
-            println!("{}", root.join(&saved.rel).display());
+            // The file is saved whether or not anybody reads its name.
+            output::done_if_closed(writeln!(
+                std::io::stdout(),
+                "{}",
+                root.join(&saved.rel).display()
+            ))?;
             Ok(ExitCode::SUCCESS)
         }
         Err(SaveError::Invalid(problems)) => {

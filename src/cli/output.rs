@@ -1,6 +1,27 @@
-//! Small helpers for human output: colour only when writing to a terminal (and NO_COLOR unset).
+//! Small helpers for output: colour only when writing to a terminal (and NO_COLOR unset), and a
+//! closed standard output treated as the end of the job.
 
-use std::io::IsTerminal;
+use std::io::{self, IsTerminal};
+
+/// A reader that stopped reading (`lore match big.log | head -1`) ends the job as if it had
+/// finished, with no message (as ripgrep does): the print's result becomes `Ok`.
+pub fn done_if_closed(result: io::Result<()>) -> io::Result<()> {
+    match result {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
+/// Whether an error comes from writing to a closed pipe, wherever it is in the chain.
+pub fn is_closed_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|e| {
+        e.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            || e.downcast_ref::<serde_json::Error>()
+                .and_then(serde_json::Error::io_error_kind)
+                == Some(io::ErrorKind::BrokenPipe)
+    })
+}
 
 #[derive(Clone, Copy)]
 pub struct Style {

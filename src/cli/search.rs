@@ -5,7 +5,7 @@ use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use super::output::Style;
+use super::output::{self, Style};
 use crate::library::CACHE_DIR;
 use crate::search::{SearchError, SearchIndex, SearchResults};
 
@@ -61,19 +61,21 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let index = open_synced(root, false, &mut |_, _| {})?;
     let text = args.query.join(" ");
     let results = index.search(&text, args.limit, args.kind.as_deref())?;
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    if args.json {
-        serde_json::to_writer(&mut out, &results)?;
-        writeln!(out)?;
-    } else {
-        print_human(
-            &mut out,
-            &results,
-            Style::for_stdout(),
-            io::stdout().is_terminal(),
-        )?;
-    }
+    output::done_if_closed((|| {
+        let mut out = io::stdout().lock();
+        if args.json {
+            serde_json::to_writer(&mut out, &results)?;
+            writeln!(out)?;
+        } else {
+            print_human(
+                &mut out,
+                &results,
+                Style::for_stdout(),
+                io::stdout().is_terminal(),
+            )?;
+        }
+        out.flush()
+    })())?;
     Ok(if results.hits.is_empty() {
         ExitCode::from(1)
     } else {

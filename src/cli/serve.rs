@@ -1,5 +1,6 @@
 //! `lore serve`: the web UI and API over the library root, reloaded when files change.
 
+use std::io::Write;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::ExitCode;
@@ -32,6 +33,7 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     }
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_target(false)
         .with_max_level(tracing::Level::INFO)
         .init();
@@ -64,9 +66,12 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let _watcher = Watcher::start(&root, move |change| {
         let files = (!change.full).then_some(change.files.as_slice());
         match watched.reload(files) {
-            Ok(()) => {
-                tracing::info!(files = ?change.files, full = change.full, "reloaded the library")
-            }
+            Ok(read) => tracing::info!(
+                files = ?change.files,
+                full = change.full,
+                read,
+                "reloaded the library"
+            ),
             Err(e) => tracing::warn!(
                 error = format!("{e:#}"),
                 "reload failed; still serving the previous version"
@@ -79,12 +84,16 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()?;
     runtime.block_on(web::serve(state, args.addr, |bound| {
-        println!(
+        // Whoever started the server may have stopped reading its output; it serves on.
+        let mut out = std::io::stdout();
+        let _ = writeln!(
+            out,
             "lore: serving {} runbooks and {} incidents from {} at http://{bound}/",
             snapshot.library.runbooks.len(),
             snapshot.library.incidents.len(),
             root.display()
-        );
+        )
+        .and_then(|()| out.flush());
     }))?;
     Ok(ExitCode::SUCCESS)
 }

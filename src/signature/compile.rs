@@ -9,6 +9,7 @@ use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 use super::cache::PatternCache;
 use super::literal::required_literals;
 use super::portable;
+use super::prefilter::Prefilter;
 use crate::doc::{Runbook, Severity, SignatureSpec};
 
 /// Compiled program size allowed for one pattern; bigger patterns are refused.
@@ -118,6 +119,9 @@ pub struct Engine {
     automaton: AhoCorasick,
     /// Faster to search, slower to build: built when an input turns out to be large.
     dfa: OnceLock<AhoCorasick>,
+    /// Finds the lines that may hold a literal, at several times the automaton's speed; the
+    /// automaton then runs over those lines only. `None` if a literal is too short for it.
+    prefilter: Option<Prefilter>,
     pub literals: Vec<Vec<u8>>,
     /// For each automaton pattern: the targets it stands for.
     pub targets: Vec<Vec<Target>>,
@@ -220,6 +224,7 @@ impl Engine {
             }
         }
         let automaton = build_automaton(&patterns, AhoCorasickKind::ContiguousNFA);
+        let prefilter = Prefilter::new(&patterns);
         // Signatures without literals share one set; each one that the set rejects is dropped.
         let fallback_set = if fallback.is_empty() {
             None
@@ -241,6 +246,7 @@ impl Engine {
         Engine {
             cache: updated,
             dfa: OnceLock::new(),
+            prefilter,
             literals: patterns,
             sigs,
             runbooks,
@@ -253,13 +259,36 @@ impl Engine {
         }
     }
 
-    /// The literal automaton: the quick-to-build one for small inputs, the DFA once `large`.
+    /// The literal automaton, for the lines the prefilter picked. Lines are short, so the
+    /// quick-to-build automaton is as good as a DFA there; the DFA (slow to build) is only for
+    /// an engine whose literals the prefilter cannot take, once an input is `large`.
     pub fn automaton(&self, large: bool) -> &AhoCorasick {
-        if large {
+        if large && self.prefilter.is_none() {
             self.dfa
                 .get_or_init(|| build_automaton(&self.literals, AhoCorasickKind::DFA))
         } else {
             &self.automaton
+        }
+    }
+
+    /// Where in `hay` the first literal may occur: every literal's first occurrence is on the
+    /// line of the position returned or on a later one. `None`: no literal occurs.
+    pub fn first_literal(&self, automaton: &AhoCorasick, hay: &[u8]) -> Option<usize> {
+        match &self.prefilter {
+            Some(prefilter) => prefilter.find(hay),
+            None => automaton.find(hay).map(|m| m.start()),
+        }
+    }
+
+    /// Calls `found` with the index (into `literals`) of every literal occurrence in `line`.
+    pub fn each_literal(&self, automaton: &AhoCorasick, line: &[u8], mut found: impl FnMut(usize)) {
+        match &self.prefilter {
+            Some(prefilter) => prefilter.each_literal(line, found),
+            None => {
+                for m in automaton.find_overlapping_iter(line) {
+                    found(m.pattern().as_usize());
+                }
+            }
         }
     }
 

@@ -10,6 +10,7 @@ pub mod follow;
 mod literal;
 pub mod normalize;
 pub mod portable;
+mod prefilter;
 mod scan;
 #[cfg(test)]
 mod tests;

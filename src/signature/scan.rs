@@ -133,9 +133,9 @@ impl<'e> Scanner<'e> {
         self
     }
 
-    /// Tells the scanner how much input to expect (a file's size), so a large input gets the
-    /// faster automaton from its first byte.
-    pub fn expect(&mut self, bytes: u64) {
+    /// Tells the scanner how much input to expect (a file's size), so a large input is scanned
+    /// on both cores from its first byte.
+    pub fn size_hint(&mut self, bytes: u64) {
         self.large |= bytes > LARGE_INPUT;
     }
 
@@ -522,10 +522,10 @@ fn candidates(
     let mut line = first_line;
     let mut pos = start;
     while pos < end {
-        let Some(first) = automaton.find(&buf[pos..end]) else {
+        let Some(first) = engine.first_literal(automaton, &buf[pos..end]) else {
             break;
         };
-        let hit = pos + first.start();
+        let hit = pos + first;
         let line_start = memrchr(b'\n', &buf[pos..hit]).map_or(pos, |p| pos + p + 1);
         let line_end = memchr(b'\n', &buf[hit..end]).map_or(end, |p| hit + p + 1);
         line += memchr_iter(b'\n', &buf[counted_to..line_start]).count() as u64;
@@ -537,8 +537,8 @@ fn candidates(
             sigs: Vec::new(),
             error_word: false,
         };
-        for m in automaton.find_overlapping_iter(&buf[line_start..line_end]) {
-            for target in &engine.targets[m.pattern().as_usize()] {
+        engine.each_literal(automaton, &buf[line_start..line_end], |literal| {
+            for target in &engine.targets[literal] {
                 match *target {
                     Target::Sig(s) => {
                         let wanted = only.is_none_or(|only| only[s as usize]);
@@ -549,7 +549,7 @@ fn candidates(
                     Target::ErrorWord => candidate.error_word = only.is_none(),
                 }
             }
-        }
+        });
         if !candidate.sigs.is_empty() || candidate.error_word {
             out.push(candidate);
         }

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use crate::doc::markdown::to_html;
 use crate::library::{CACHE_DIR, Library};
@@ -23,7 +23,19 @@ pub struct Snapshot {
 
 impl Snapshot {
     pub fn build(root: &Path) -> anyhow::Result<Snapshot> {
-        let library = Library::load(root)?;
+        Ok(Snapshot::from_library(Library::load(root)?, None))
+    }
+
+    /// The snapshot after a change on disk: only files that changed (or are named in `changed`)
+    /// are read again, and only documents whose text changed are rendered again.
+    pub fn rebuild(&self, changed: &[String]) -> anyhow::Result<Snapshot> {
+        Ok(Snapshot::from_library(
+            self.library.reload(changed)?,
+            Some(self),
+        ))
+    }
+
+    fn from_library(library: Library, previous: Option<&Snapshot>) -> Snapshot {
         let matcher = Matcher::new(&library);
         let _ = library.save_pattern_cache(&matcher.engine.cache);
         // Pages show each runbook's incidents: work the links out once, not per request.
@@ -31,12 +43,24 @@ impl Snapshot {
         let runbook_html = library
             .runbooks
             .iter()
-            .map(|r| (r.id.clone(), to_html(&r.body)))
+            .map(|r| {
+                let kept = previous.and_then(|p| {
+                    let same = p.library.runbook(&r.id)?.body == r.body;
+                    same.then(|| p.runbook_html.get(&r.id).cloned())?
+                });
+                (r.id.clone(), kept.unwrap_or_else(|| to_html(&r.body)))
+            })
             .collect();
         let incident_html = library
             .incidents
             .iter()
-            .map(|i| (i.id.clone(), to_html(&i.body)))
+            .map(|i| {
+                let kept = previous.and_then(|p| {
+                    let same = p.library.incident(&i.id)?.body == i.body;
+                    same.then(|| p.incident_html.get(&i.id).cloned())?
+                });
+                (i.id.clone(), kept.unwrap_or_else(|| to_html(&i.body)))
+            })
             .collect();
         let mut tags = BTreeMap::new();
         for tag in library
@@ -47,13 +71,13 @@ impl Snapshot {
         {
             *tags.entry(tag.to_lowercase()).or_insert(0) += 1;
         }
-        Ok(Snapshot {
+        Snapshot {
             library,
             matcher,
             runbook_html,
             incident_html,
             tags,
-        })
+        }
     }
 }
 
@@ -67,6 +91,8 @@ pub struct AppState {
     /// Commit each saved postmortem when the root is a git work tree.
     pub git_commit: bool,
     snapshot: Arc<RwLock<Arc<Snapshot>>>,
+    /// One reload at a time, so a later one always starts from the earlier one's result.
+    reloading: Arc<Mutex<()>>,
     pub search: Arc<SearchIndex>,
 }
 
@@ -98,6 +124,7 @@ impl AppState {
             token: None,
             git_commit: false,
             snapshot: Arc::new(RwLock::new(Arc::new(snapshot))),
+            reloading: Arc::new(Mutex::new(())),
             search: Arc::new(search),
         }
     }
@@ -106,10 +133,13 @@ impl AppState {
         self.snapshot.read().expect("not poisoned").clone()
     }
 
-    /// Re-reads the library (after a change on disk) and brings the index up to date with the
-    /// files named, or all of them.
-    pub fn reload(&self, files: Option<&[String]>) -> anyhow::Result<()> {
-        let snapshot = Snapshot::build(&self.root)?;
+    /// Re-reads what changed in the library (the files named, and any whose size, time or inode
+    /// moved) and brings the index up to date with the files named, or all of them. Returns how
+    /// many files were read again.
+    pub fn reload(&self, files: Option<&[String]>) -> anyhow::Result<usize> {
+        let _one_at_a_time = self.reloading.lock().unwrap_or_else(|e| e.into_inner());
+        let snapshot = self.snapshot().rebuild(files.unwrap_or(&[]))?;
+        let read = snapshot.library.files_read();
         // Index first, then swap: once a page shows the change, search finds it too. An index
         // that cannot be updated (another lore holds it) must not fail a save that succeeded.
         let indexed = match files {
@@ -120,6 +150,6 @@ impl AppState {
             tracing::warn!(error = %e, "the search index was not updated");
         }
         *self.snapshot.write().expect("not poisoned") = Arc::new(snapshot);
-        Ok(())
+        Ok(read)
     }
 }

@@ -6,6 +6,7 @@ mod eval;
 mod export;
 mod matching;
 mod postmortem;
+mod reload;
 mod repository;
 mod search;
 mod watch;

@@ -275,3 +275,59 @@ fn the_pattern_cache_is_written_and_a_broken_one_is_ignored() {
         "the old pattern no longer matches"
     );
 }
+
+/// Runs `lore <args>` on the repository's library with its standard output already closed by the
+/// reader (as `lore match big.log | head -1` does once `head` has its line).
+fn with_closed_stdout(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lore"))
+        .args(args)
+        .arg("--root")
+        .arg(crate::repo_root())
+        .env_remove("LORE_ROOT")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("lore runs");
+    drop(child.stdout.take());
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    output
+}
+
+/// A regression test: `lore match big.log | head -1` printed `lore: Broken pipe (os error 32)`
+/// and exited 2. A closed standard output ends the job like finishing it, with no message.
+#[test]
+fn a_closed_pipe_is_the_end_of_the_job_not_an_error() {
+    let log = "[ 4216.350214] NVRM: API mismatch: the client has the version 535.104.05, but this kernel module has the version 535.86.01.  Please\n".repeat(200);
+    for (args, stdin, code) in [
+        (vec!["match"], log.as_bytes(), 0),
+        (vec!["match", "--json"], log.as_bytes(), 0),
+        (vec!["match"], &b"all quiet\n"[..], 1),
+        (vec!["check"], &b""[..], 0),
+        (vec!["check", "--json"], &b""[..], 0),
+        (vec!["export", "--format", "sigma"], &b""[..], 0),
+        (vec!["search", "fallen off the bus"], &b""[..], 0),
+    ] {
+        let out = with_closed_stdout(&args, stdin);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "lore {args:?}: {}",
+            crate::stderr(&out)
+        );
+        assert!(
+            !crate::stderr(&out).contains("Broken pipe")
+                && !crate::stderr(&out).contains("panicked"),
+            "lore {args:?}: {}",
+            crate::stderr(&out)
+        );
+    }
+}

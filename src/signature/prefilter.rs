@@ -1,0 +1,362 @@
+//! The first look at every byte of the input: where a line may hold one of the literals (the
+//! required literals of all signatures and the error words).
+//!
+//! The Aho-Corasick automaton that knows all literals walks every byte through a table of
+//! thousands of states, and its case-insensitive build rules out its fast prefilters: with a
+//! thousand signatures it ran at about a third of a gigabyte a second. Here each literal is
+//! represented by one 4-byte fingerprint, its rarest four bytes, and the input is looked at four
+//! bytes at a time: the bytes are case-folded by setting bit 5 (which folds ASCII letters and
+//! merges a few punctuation pairs, so it can only give false alarms, never miss), hashed, and
+//! tested against two bitmaps of 2^20 bits (a Bloom filter). A position that passes both is
+//! checked against the literals that have that fingerprint (compared ignoring ASCII case, as the
+//! automaton does); the first literal found there is reported, and the caller runs the
+//! automaton over that line alone, so which signatures a line is a candidate for is decided
+//! exactly as before. Lines no literal can be on are passed over at the speed of a hash and a
+//! bit test per byte.
+//!
+//! A 3-byte literal (`xid`) gets the fingerprints of itself followed by every possible byte; the
+//! end of the input is padded with spaces for it. Shorter literals switch the filter off.
+
+/// Each bitmap holds 2^BITS bits (128 KiB): a few thousand fingerprints leave it nearly empty.
+const BITS: u32 = 20;
+/// ASCII case folding (and a little more) for eight bytes at once.
+const FOLD: u64 = 0x2020_2020_2020_2020;
+/// Literals longer than this get 8-byte fingerprints, shorter ones 4-byte ones.
+const LONG: usize = 8;
+/// Fingerprints are looked up at every STRIDE-th position: each literal has fingerprints at
+/// STRIDE consecutive positions, so one of them falls on a position that is looked at.
+const STRIDE: usize = 2;
+
+/// Fingerprints of one width: a bitmap to rule positions out, and who owns each fingerprint.
+#[derive(Debug, Clone)]
+struct Table {
+    bits: Box<[u64]>,
+    /// `(fingerprint, literal, where the fingerprint starts relative to the literal)`, sorted.
+    owners: Vec<(u64, u32, i32)>,
+    /// For each bit of `bits`, the first entry of `owners` whose fingerprint hashes to it or
+    /// later: `owners` is sorted by hash first, so a lookup is two array reads.
+    first_owner: Vec<u32>,
+}
+
+impl Table {
+    fn new() -> Table {
+        Table {
+            bits: vec![0u64; 1 << (BITS - 6)].into_boxed_slice(),
+            owners: Vec::new(),
+            first_owner: Vec::new(),
+        }
+    }
+
+    /// Sorts the owners by the hash of their fingerprint and indexes them by it.
+    fn seal(&mut self) {
+        self.owners
+            .sort_unstable_by_key(|o| (hash(o.0), o.0, o.1, o.2));
+        self.owners.dedup();
+        let mut first_owner = vec![0u32; (1 << BITS) + 1];
+        let mut next = 0;
+        for (h, slot) in first_owner.iter_mut().enumerate() {
+            while next < self.owners.len() && hash(self.owners[next].0) < h {
+                next += 1;
+            }
+            *slot = next as u32;
+        }
+        self.first_owner = first_owner;
+    }
+
+    /// The owners of fingerprint `x` (and of others with the same hash).
+    #[inline(always)]
+    fn owners_of(&self, x: u64) -> &[(u64, u32, i32)] {
+        let h = hash(x);
+        &self.owners[self.first_owner[h] as usize..self.first_owner[h + 1] as usize]
+    }
+
+    fn add(&mut self, x: u64, literal: usize, offset: isize) {
+        let h = hash(x);
+        self.bits[h >> 6] |= 1 << (h & 63);
+        self.owners.push((x, literal as u32, offset as i32));
+    }
+
+    #[inline(always)]
+    fn may_hold(&self, x: u64) -> bool {
+        let h = hash(x);
+        self.bits[h >> 6] & (1 << (h & 63)) != 0
+    }
+}
+
+#[inline(always)]
+fn hash(x: u64) -> usize {
+    (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BITS)) as usize
+}
+
+fn fold(bytes: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    word[..bytes.len()].copy_from_slice(bytes);
+    u64::from_le_bytes(word) | (FOLD >> (8 * (8 - bytes.len())))
+}
+
+#[derive(Debug, Clone)]
+pub struct Prefilter {
+    short: Table,
+    long: Table,
+    literals: Vec<Vec<u8>>,
+}
+
+/// How common a (folded) byte is in log text: lower is rarer. Letters common in English and in
+/// kernel messages, digits, spaces and the usual separators are common; capitals are folded
+/// away, so rarity comes from rare letters and punctuation.
+fn commonness(b: u8) -> u32 {
+    match b | 0x20 {
+        b' ' => 40,
+        b'e' | b't' | b'a' | b'o' | b'i' | b'n' | b's' | b'r' => 30,
+        b'0'..=b'9' => 28,
+        b'l' | b'c' | b'd' | b'u' | b'h' | b'm' | b'p' => 22,
+        b':' | b'.' | b'-' | b'/' | b',' | b'=' | b'[' | b']' | b'(' | b')' => 20,
+        b'f' | b'g' | b'b' | b'y' | b'w' | b'v' => 14,
+        b'k' | b'x' | b'_' => 10,
+        b'q' | b'j' | b'z' => 6,
+        _ => 8,
+    }
+}
+
+/// The offset of the first of STRIDE consecutive `width`-byte windows of `literal` made of the
+/// rarest bytes (`literal` has at least `width + STRIDE - 1` bytes).
+fn rarest_windows(literal: &[u8], width: usize) -> usize {
+    let span = width + STRIDE - 1;
+    (0..=literal.len() - span)
+        .min_by_key(|&k| {
+            literal[k..k + span]
+                .iter()
+                .map(|&b| commonness(b))
+                .sum::<u32>()
+        })
+        .unwrap_or(0)
+}
+
+impl Prefilter {
+    /// A filter for `literals` (lowercase, as the literal analysis gives them); `None` if one is
+    /// shorter than 3 bytes, which the filter cannot represent.
+    pub fn new(literals: &[Vec<u8>]) -> Option<Prefilter> {
+        let (mut short, mut long) = (Table::new(), Table::new());
+        for (i, literal) in literals.iter().enumerate() {
+            let l = literal.as_slice();
+            match l.len() {
+                0..=2 => return None,
+                // Two positions: from the byte before the literal, and from its first byte.
+                3 => {
+                    for other in 0..=255u8 {
+                        short.add(fold(&[other, l[0], l[1], l[2]]), i, -1);
+                        short.add(fold(&[l[0], l[1], l[2], other]), i, 0);
+                    }
+                }
+                // Two positions: from its first byte, and from its second with one byte after.
+                4 => {
+                    short.add(fold(l), i, 0);
+                    for next in 0..=255u8 {
+                        short.add(fold(&[l[1], l[2], l[3], next]), i, 1);
+                    }
+                }
+                n if n <= LONG => {
+                    let k = rarest_windows(l, 4);
+                    short.add(fold(&l[k..k + 4]), i, k as isize);
+                    short.add(fold(&l[k + 1..k + 5]), i, k as isize + 1);
+                }
+                _ => {
+                    let k = rarest_windows(l, LONG);
+                    long.add(fold(&l[k..k + LONG]), i, k as isize);
+                    long.add(fold(&l[k + 1..k + 1 + LONG]), i, k as isize + 1);
+                }
+            }
+        }
+        short.seal();
+        long.seal();
+        Some(Prefilter {
+            short,
+            long,
+            literals: literals.to_vec(),
+        })
+    }
+
+    /// Where a literal whose fingerprint is `x` at `p` starts, if one is really there.
+    #[cold]
+    fn verify(&self, table: &Table, hay: &[u8], p: usize, x: u64) -> Option<usize> {
+        table
+            .owners_of(x)
+            .iter()
+            .filter(|o| o.0 == x)
+            .find_map(|&(_, literal, offset)| {
+                let literal = &self.literals[literal as usize];
+                let start = usize::try_from(p as isize - offset as isize).ok()?;
+                let there = hay.get(start..start + literal.len())?;
+                there.eq_ignore_ascii_case(literal).then_some(start)
+            })
+    }
+
+    /// Calls `found` with every literal that occurs in `line` (ignoring ASCII case), once per
+    /// occurrence: the same literals an overlapping Aho-Corasick search would report.
+    pub fn each_literal(&self, line: &[u8], mut found: impl FnMut(usize)) {
+        let mut report = |table: &Table, p: usize, x: u64| {
+            for &(key, literal, offset) in table.owners_of(x) {
+                if key != x {
+                    continue;
+                }
+                let text = &self.literals[literal as usize];
+                let Ok(start) = usize::try_from(p as isize - offset as isize) else {
+                    continue;
+                };
+                if line
+                    .get(start..start + text.len())
+                    .is_some_and(|there| there.eq_ignore_ascii_case(text))
+                {
+                    found(literal as usize);
+                }
+            }
+        };
+        let mut p = 0;
+        while p <= line.len() {
+            let mut padded = [b' '; 8];
+            let n = (line.len() - p).min(8);
+            padded[..n].copy_from_slice(&line[p..p + n]);
+            let x = u64::from_le_bytes(padded) | FOLD;
+            let x4 = x & 0xFFFF_FFFF;
+            if self.short.may_hold(x4) {
+                report(&self.short, p, x4);
+            }
+            if self.long.may_hold(x) {
+                report(&self.long, p, x);
+            }
+            p += STRIDE;
+        }
+    }
+
+    /// Checks the fingerprints at `p`, whose next eight bytes (space-padded past the end) are
+    /// `window`.
+    #[inline(always)]
+    fn at(&self, hay: &[u8], p: usize, window: u64) -> Option<usize> {
+        let x = window | FOLD;
+        let x4 = x & 0xFFFF_FFFF;
+        if self.short.may_hold(x4)
+            && let Some(start) = self.verify(&self.short, hay, p, x4)
+        {
+            return Some(start);
+        }
+        if self.long.may_hold(x)
+            && let Some(start) = self.verify(&self.long, hay, p, x)
+        {
+            return Some(start);
+        }
+        None
+    }
+
+    /// Where in `hay` a literal starts, or `None` if none occurs (ignoring ASCII case). Not
+    /// always the leftmost one, but no literal starts on a line before the one returned: the
+    /// fingerprints are tried left to right, and each lies inside its literal.
+    pub fn find(&self, hay: &[u8]) -> Option<usize> {
+        let mut p = 0;
+        while p + 8 <= hay.len() {
+            let window = u64::from_le_bytes(hay[p..p + 8].try_into().expect("8 bytes"));
+            if let Some(start) = self.at(hay, p, window) {
+                return Some(start);
+            }
+            p += STRIDE;
+        }
+        // The last positions (and one past the end, for a 3-byte literal that ends the input),
+        // padded with spaces.
+        while p <= hay.len() {
+            let mut padded = [b' '; 8];
+            let n = (hay.len() - p).min(8);
+            padded[..n].copy_from_slice(&hay[p..p + n]);
+            if let Some(start) = self.at(hay, p, u64::from_le_bytes(padded)) {
+                return Some(start);
+            }
+            p += STRIDE;
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn literals(words: &[&str]) -> Vec<Vec<u8>> {
+        words.iter().map(|w| w.as_bytes().to_vec()).collect()
+    }
+
+    #[test]
+    fn finds_every_occurrence_in_any_case_at_any_offset() {
+        let filter = Prefilter::new(&literals(&[
+            "fallen off the bus",
+            "xid",
+            "error",
+            "nvrm: api",
+        ]))
+        .unwrap();
+        for needle in [
+            "fallen off the bus",
+            "XID",
+            "Xid",
+            "ERROR",
+            "NVRM: API",
+            "xid",
+        ] {
+            for offset in 0..20 {
+                for tail in 0..12 {
+                    let hay = format!("{}{needle}{}", "q".repeat(offset), "j".repeat(tail));
+                    let found = filter.find(hay.as_bytes());
+                    assert!(found == Some(offset), "{hay:?}: {found:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn each_literal_finds_what_an_overlapping_automaton_finds() {
+        let words = [
+            "fallen off the bus",
+            "off the",
+            "xid",
+            "error",
+            "nvrm: api",
+            "nvrm",
+            "bus",
+        ];
+        let filter = Prefilter::new(&literals(&words)).unwrap();
+        let automaton = aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(words)
+            .unwrap();
+        for line in [
+            "NVRM: Xid 79: GPU has fallen off the bus.",
+            "xid",
+            "bus error ERROR xidxid",
+            "nvrm: api mismatch",
+            " fallen off the BUS",
+            "nothing here",
+        ] {
+            for pad in 0..3 {
+                let line = format!("{}{line}", " ".repeat(pad));
+                let mut ours = Vec::new();
+                filter.each_literal(line.as_bytes(), |l| ours.push(l));
+                let mut theirs: Vec<usize> = automaton
+                    .find_overlapping_iter(&line)
+                    .map(|m| m.pattern().as_usize())
+                    .collect();
+                ours.sort();
+                theirs.sort();
+                assert_eq!(ours, theirs, "{line:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn quiet_text_passes() {
+        let filter = Prefilter::new(&literals(&["fallen off the bus", "xid", "error"])).unwrap();
+        let quiet = "usb 1-2.3: new high-speed USB device number 7 using xhci_hcd\n".repeat(100);
+        assert_eq!(filter.find(quiet.as_bytes()), None);
+    }
+
+    #[test]
+    fn short_literals_switch_it_off() {
+        assert!(Prefilter::new(&literals(&["ab"])).is_none());
+    }
+}
