@@ -187,6 +187,33 @@ fn print_human(out: &mut impl Write, report: &Report, style: Style) -> io::Resul
         }
         writeln!(out)?;
     }
+    if !report.similar.is_empty() {
+        writeln!(
+            out,
+            "{}",
+            style.bold("Likely causes: no signature matched these lines")
+        )?;
+        for s in &report.similar {
+            writeln!(
+                out,
+                "   {}  {}  (similar {:.2})",
+                style.severity(s.severity),
+                style.bold(&s.runbook),
+                s.score
+            )?;
+            writeln!(out, "   {}", s.title)?;
+            for l in &s.lines {
+                let first = l.text.lines().next().unwrap_or("");
+                writeln!(
+                    out,
+                    "   {}  {first}",
+                    style.dim(&format!("line {:>5}", l.line))
+                )?;
+            }
+            writeln!(out, "   runbook: {}", s.path.display())?;
+            writeln!(out)?;
+        }
+    }
     if !report.unexplained.is_empty() {
         writeln!(
             out,
@@ -215,6 +242,10 @@ fn print_human(out: &mut impl Write, report: &Report, style: Style) -> io::Resul
         0 => "no known cause".to_string(),
         1 => "1 cause".to_string(),
         n => format!("{n} causes"),
+    };
+    let causes = match report.similar.len() {
+        0 => causes,
+        n => format!("{causes} (and {n} likely by similarity)"),
     };
     writeln!(
         out,

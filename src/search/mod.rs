@@ -7,6 +7,7 @@
 
 mod document;
 mod query;
+pub mod similar;
 #[cfg(test)]
 mod tests;
 pub mod tokenizer;

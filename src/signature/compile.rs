@@ -16,6 +16,10 @@ use crate::doc::{Runbook, Severity, SignatureSpec};
 pub const SIZE_LIMIT: usize = 2 << 20;
 /// Lazy-DFA cache allowed for one pattern.
 pub const DFA_SIZE_LIMIT: usize = 2 << 20;
+/// A line that is a candidate for this many single-line signatures is tried with a set.
+pub const SET_MIN: usize = 6;
+/// Sets kept per engine (each distinct list of signatures is one).
+const MAX_SETS: usize = 256;
 /// Longest pattern text accepted.
 pub const MAX_PATTERN_LEN: usize = 8 << 10;
 
@@ -115,8 +119,8 @@ pub struct Engine {
     pub sigs: Vec<Sig>,
     /// Runbook ids and severities, by the index `Sig::runbook` refers to.
     pub runbooks: Vec<(String, Severity)>,
-    /// Quick to build; used for pastes.
-    automaton: AhoCorasick,
+    /// Quick to build; used for pastes when there is no prefilter (built on first use).
+    automaton: OnceLock<AhoCorasick>,
     /// Faster to search, slower to build: built when an input turns out to be large.
     dfa: OnceLock<AhoCorasick>,
     /// Finds the lines that may hold a literal, at several times the automaton's speed; the
@@ -128,6 +132,10 @@ pub struct Engine {
     /// Signatures without a useful literal, tried on every line through one set.
     pub(crate) fallback: Vec<u32>,
     pub(crate) fallback_set: Option<RegexSet>,
+    /// Lines that are candidates for many signatures at once (a common literal shared by a
+    /// family of patterns) are tried with one set per distinct list of signatures, compiled
+    /// the first time such a line is seen: one pass instead of one regex per signature.
+    sets: std::sync::Mutex<std::collections::HashMap<Vec<u32>, Option<std::sync::Arc<RegexSet>>>>,
     /// The largest `lines` window of any signature.
     pub max_window: usize,
     pub problems: Vec<CompileProblem>,
@@ -223,7 +231,6 @@ impl Engine {
                 targets.push(vec![target]);
             }
         }
-        let automaton = build_automaton(&patterns, AhoCorasickKind::ContiguousNFA);
         let prefilter = Prefilter::new(&patterns);
         // Signatures without literals share one set; each one that the set rejects is dropped.
         let fallback_set = if fallback.is_empty() {
@@ -250,46 +257,68 @@ impl Engine {
             literals: patterns,
             sigs,
             runbooks,
-            automaton,
+            automaton: OnceLock::new(),
             targets,
             fallback,
             fallback_set,
+            sets: Default::default(),
             max_window,
             problems,
         }
     }
 
-    /// The literal automaton, for the lines the prefilter picked. Lines are short, so the
-    /// quick-to-build automaton is as good as a DFA there; the DFA (slow to build) is only for
-    /// an engine whose literals the prefilter cannot take, once an input is `large`.
-    pub fn automaton(&self, large: bool) -> &AhoCorasick {
-        if large && self.prefilter.is_none() {
+    /// The literal automaton, for engines whose literals the prefilter cannot take: the
+    /// quick-to-build one for small inputs, the DFA once `large`. Built on first use.
+    fn automaton(&self, large: bool) -> &AhoCorasick {
+        if large {
             self.dfa
                 .get_or_init(|| build_automaton(&self.literals, AhoCorasickKind::DFA))
         } else {
-            &self.automaton
+            self.automaton
+                .get_or_init(|| build_automaton(&self.literals, AhoCorasickKind::ContiguousNFA))
         }
     }
 
     /// Where in `hay` the first literal may occur: every literal's first occurrence is on the
     /// line of the position returned or on a later one. `None`: no literal occurs.
-    pub fn first_literal(&self, automaton: &AhoCorasick, hay: &[u8]) -> Option<usize> {
+    pub fn first_literal(&self, hay: &[u8], large: bool) -> Option<usize> {
         match &self.prefilter {
             Some(prefilter) => prefilter.find(hay),
-            None => automaton.find(hay).map(|m| m.start()),
+            None => self.automaton(large).find(hay).map(|m| m.start()),
         }
     }
 
     /// Calls `found` with the index (into `literals`) of every literal occurrence in `line`.
-    pub fn each_literal(&self, automaton: &AhoCorasick, line: &[u8], mut found: impl FnMut(usize)) {
+    pub fn each_literal(&self, line: &[u8], large: bool, mut found: impl FnMut(usize)) {
         match &self.prefilter {
             Some(prefilter) => prefilter.each_literal(line, found),
             None => {
-                for m in automaton.find_overlapping_iter(line) {
+                for m in self.automaton(large).find_overlapping_iter(line) {
                     found(m.pattern().as_usize());
                 }
             }
         }
+    }
+
+    /// The set of the single-line signatures `sigs` (sorted; at least [`SET_MIN`]); `None` if
+    /// it cannot be compiled within the limits (then each regex is tried on its own).
+    pub fn set_for(&self, sigs: &[u32]) -> Option<std::sync::Arc<RegexSet>> {
+        let mut sets = self.sets.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(set) = sets.get(sigs) {
+            return set.clone();
+        }
+        if sets.len() >= MAX_SETS {
+            return None;
+        }
+        let set =
+            RegexSetBuilder::new(sigs.iter().map(|&s| self.sigs[s as usize].pattern.as_str()))
+                .size_limit(SIZE_LIMIT * 8)
+                .dfa_size_limit(DFA_SIZE_LIMIT * 4)
+                .build()
+                .ok()
+                .map(std::sync::Arc::new);
+        sets.insert(sigs.to_vec(), set.clone());
+        set
     }
 
     /// Compiles every regex now (normally each is compiled when first needed) and returns the

@@ -19,7 +19,7 @@ pub use cache::PatternCache;
 pub use compile::{CompileProblem, ERROR_WORDS, Engine, Sig, Target, build_regex};
 pub use follow::{Alert, Follower};
 pub use literal::required_literals;
-pub use scan::{Hit, ScanOutput, Scanner, SigHits, UnexplainedLine, shape};
+pub use scan::{Hit, SHORT_PASTE, ScanOutput, Scanner, SigHits, UnexplainedLine, shape};
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -29,6 +29,11 @@ use serde::Serialize;
 use crate::doc::Severity;
 use crate::library::Library;
 
+pub use crate::search::similar::Params as SimilarParams;
+
+/// A paste of at most this many lines is also read as a whole by the similar tier.
+pub const SHORT_LINES: usize = 6;
+
 /// Hits listed per cause in a report (all are counted in `hit_count`).
 pub const MAX_HITS_PER_CAUSE: usize = 200;
 
@@ -36,6 +41,9 @@ pub const MAX_HITS_PER_CAUSE: usize = 200;
 pub struct Report {
     pub causes: Vec<Cause>,
     pub unexplained: Vec<Unexplained>,
+    /// Likely causes no signature matched: the unexplained lines (and a short paste as a whole)
+    /// compared with what the runbooks say. Never a runbook already in `causes`.
+    pub similar: Vec<SimilarCause>,
     /// All unexplained lines, including repeats and those past the cap.
     pub unexplained_total: u64,
     pub stats: Stats,
@@ -79,6 +87,25 @@ pub struct IncidentRef {
 }
 
 #[derive(Debug, Clone, Serialize)]
+pub struct SimilarCause {
+    pub runbook: String,
+    pub title: String,
+    pub summary: String,
+    pub severity: Severity,
+    /// Confidence, 0..1 (see `search::similar`).
+    pub score: f64,
+    /// The lines that led to it.
+    pub lines: Vec<SimilarLine>,
+    pub path: PathBuf,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SimilarLine {
+    pub line: u64,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
 pub struct Unexplained {
     pub line: u64,
     pub text: String,
@@ -101,6 +128,8 @@ pub struct Matcher {
     /// For each runbook: the incidents linked to it, once worked out for all runbooks at once
     /// (a long-running server does that up front; a one-off `lore match` only for its causes).
     all_links: std::sync::OnceLock<Vec<Vec<IncidentRef>>>,
+    /// What the runbooks say, for the causes no signature found.
+    similar: crate::search::similar::SimilarIndex,
 }
 
 struct PastIncident {
@@ -172,6 +201,10 @@ impl Matcher {
             runbooks,
             incidents,
             all_links: std::sync::OnceLock::new(),
+            similar: crate::search::similar::SimilarIndex::new(
+                &library.runbooks,
+                &library.incidents,
+            ),
         }
     }
 
@@ -181,10 +214,20 @@ impl Matcher {
 
     /// Scans a whole text at once (pastes, tests); large inputs should be fed to a scanner.
     pub fn match_bytes(&self, input: &[u8], top: Option<usize>) -> Report {
+        self.match_bytes_with(input, top, SimilarParams::default())
+    }
+
+    /// [`Matcher::match_bytes`] with other thresholds for the similar tier (for tuning them).
+    pub fn match_bytes_with(
+        &self,
+        input: &[u8],
+        top: Option<usize>,
+        params: SimilarParams,
+    ) -> Report {
         let started = std::time::Instant::now();
         let mut scanner = self.scanner();
         scanner.feed(input);
-        self.report(scanner.finish(), top, started)
+        self.report_with(scanner.finish(), top, started, params)
     }
 
     /// Groups the hits of a scan by runbook and ranks the causes.
@@ -193,6 +236,16 @@ impl Matcher {
         out: ScanOutput,
         top: Option<usize>,
         started: std::time::Instant,
+    ) -> Report {
+        self.report_with(out, top, started, SimilarParams::default())
+    }
+
+    fn report_with(
+        &self,
+        out: ScanOutput,
+        top: Option<usize>,
+        started: std::time::Instant,
+        params: SimilarParams,
     ) -> Report {
         let engine = &self.engine;
         // How many runbooks explain each line: a line several causes share counts less for each.
@@ -282,8 +335,10 @@ impl Matcher {
             causes.truncate(top);
         }
         self.attach_incidents(&mut causes);
+        let similar = self.similar_causes(&out, &causes, params);
         Report {
             causes,
+            similar,
             unexplained: out
                 .unexplained
                 .into_iter()
@@ -304,6 +359,66 @@ impl Matcher {
 }
 
 impl Matcher {
+    /// The second tier: the unexplained lines, most frequent first, and a short paste as a
+    /// whole, looked up in what the runbooks say.
+    fn similar_causes(
+        &self,
+        out: &ScanOutput,
+        causes: &[Cause],
+        params: SimilarParams,
+    ) -> Vec<SimilarCause> {
+        let mut queries: Vec<(u64, &str)> = Vec::new();
+        let mut unexplained: Vec<&crate::signature::UnexplainedLine> =
+            out.unexplained.iter().collect();
+        unexplained.sort_by(|a, b| b.count.cmp(&a.count).then(a.line.cmp(&b.line)));
+        queries.extend(unexplained.iter().map(|u| (u.line, u.text.as_str())));
+        // A few lines typed or pasted by hand are also read as a whole; tool output (a table,
+        // a report) is not, its many words would resemble some runbook's prose.
+        let typed = |text: &str| {
+            let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+            (2..=SHORT_LINES).contains(&lines)
+        };
+        if let Some(short) = out.short.as_deref().filter(|s| typed(s)) {
+            queries.push((1, short));
+        }
+        if queries.is_empty() {
+            return Vec::new();
+        }
+        let exclude: Vec<usize> = causes
+            .iter()
+            .filter_map(|c| self.runbooks.iter().position(|r| r.id == c.runbook))
+            .collect();
+        let texts: Vec<&str> = queries.iter().map(|q| q.1).collect();
+        self.similar
+            .suggest(&texts, &exclude, params)
+            .into_iter()
+            .map(|s| {
+                let info = &self.runbooks[s.runbook];
+                SimilarCause {
+                    runbook: info.id.clone(),
+                    title: info.title.clone(),
+                    summary: info.summary.clone(),
+                    severity: info.severity,
+                    score: s.score,
+                    lines: {
+                        let mut lines: Vec<SimilarLine> = Vec::new();
+                        for &i in &s.lines {
+                            let (line, text) = queries[i];
+                            if lines.iter().all(|l| l.line != line) {
+                                lines.push(SimilarLine {
+                                    line,
+                                    text: normalize::display(text.lines().next().unwrap_or("")),
+                                });
+                            }
+                        }
+                        lines
+                    },
+                    path: info.path.clone(),
+                }
+            })
+            .collect()
+    }
+
     /// Fills each cause's past incidents: those that name its runbook, or whose `log` blocks hit
     /// one of its signatures. The logs are scanned only for the runbooks in this report, so the
     /// regexes compiled are the ones the paste needed anyway.

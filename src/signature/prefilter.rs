@@ -33,8 +33,8 @@ struct Table {
     bits: Box<[u64]>,
     /// `(fingerprint, literal, where the fingerprint starts relative to the literal)`, sorted.
     owners: Vec<(u64, u32, i32)>,
-    /// For each bit of `bits`, the first entry of `owners` whose fingerprint hashes to it or
-    /// later: `owners` is sorted by hash first, so a lookup is two array reads.
+    /// For each bucket (the top BUCKET_BITS bits of the hash), the first entry of `owners` in it
+    /// or after it: `owners` is sorted by hash, so a lookup reads two slots and a short run.
     first_owner: Vec<u32>,
 }
 
@@ -52,10 +52,10 @@ impl Table {
         self.owners
             .sort_unstable_by_key(|o| (hash(o.0), o.0, o.1, o.2));
         self.owners.dedup();
-        let mut first_owner = vec![0u32; (1 << BITS) + 1];
+        let mut first_owner = vec![0u32; (1 << BUCKET_BITS) + 1];
         let mut next = 0;
-        for (h, slot) in first_owner.iter_mut().enumerate() {
-            while next < self.owners.len() && hash(self.owners[next].0) < h {
+        for (b, slot) in first_owner.iter_mut().enumerate() {
+            while next < self.owners.len() && bucket(self.owners[next].0) < b {
                 next += 1;
             }
             *slot = next as u32;
@@ -66,8 +66,8 @@ impl Table {
     /// The owners of fingerprint `x` (and of others with the same hash).
     #[inline(always)]
     fn owners_of(&self, x: u64) -> &[(u64, u32, i32)] {
-        let h = hash(x);
-        &self.owners[self.first_owner[h] as usize..self.first_owner[h + 1] as usize]
+        let b = bucket(x);
+        &self.owners[self.first_owner[b] as usize..self.first_owner[b + 1] as usize]
     }
 
     fn add(&mut self, x: u64, literal: usize, offset: isize) {
@@ -81,6 +81,14 @@ impl Table {
         let h = hash(x);
         self.bits[h >> 6] & (1 << (h & 63)) != 0
     }
+}
+
+/// Buckets of the owner index: a few thousand fingerprints leave about one in each.
+const BUCKET_BITS: u32 = 13;
+
+#[inline(always)]
+fn bucket(x: u64) -> usize {
+    hash(x) >> (BITS - BUCKET_BITS)
 }
 
 #[inline(always)]

@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 
 use memchr::{memchr, memchr_iter, memrchr};
 
-use super::compile::{Engine, Target};
+use super::compile::{Engine, SET_MIN, Target};
 use super::normalize::{clean, display, match_text, tidy};
 
 /// Bytes scanned per pass.
@@ -61,7 +61,12 @@ pub struct ScanOutput {
     pub unexplained_total: u64,
     pub bytes: u64,
     pub lines: u64,
+    /// The whole input, when it is a short paste (at most [`SHORT_PASTE`] bytes).
+    pub short: Option<String>,
 }
+
+/// Inputs up to this size are also looked at as a whole (a few lines typed from memory).
+pub const SHORT_PASTE: usize = 2048;
 
 pub struct Scanner<'e> {
     engine: &'e Engine,
@@ -82,6 +87,8 @@ pub struct Scanner<'e> {
     last_window_start: HashMap<u32, u64>,
     out: ScanOutput,
     unexplained_index: HashMap<String, usize>,
+    /// The first bytes of the input, kept while it may still be a short paste.
+    short: Vec<u8>,
 }
 
 struct Candidate {
@@ -117,6 +124,7 @@ impl<'e> Scanner<'e> {
                 ..ScanOutput::default()
             },
             unexplained_index: HashMap::new(),
+            short: Vec::new(),
         }
     }
 
@@ -141,6 +149,10 @@ impl<'e> Scanner<'e> {
 
     /// Adds input; scans whatever complete lines have piled up.
     pub fn feed(&mut self, data: &[u8]) {
+        if self.out.bytes as usize <= SHORT_PASTE {
+            let room = SHORT_PASTE + 1 - self.short.len().min(SHORT_PASTE + 1);
+            self.short.extend_from_slice(&data[..data.len().min(room)]);
+        }
         self.out.bytes += data.len() as u64;
         for piece in data.chunks(self.chunk) {
             self.buf.extend_from_slice(piece);
@@ -189,6 +201,9 @@ impl<'e> Scanner<'e> {
     /// Scans the rest and returns everything found.
     pub fn finish(mut self) -> ScanOutput {
         self.process(true);
+        if self.out.bytes as usize <= SHORT_PASTE && self.only.is_none() {
+            self.out.short = Some(String::from_utf8_lossy(&self.short).into_owned());
+        }
         let mut out = self.out;
         for sig in &mut out.sigs {
             sig.hits.sort_by_key(|h| h.line);
@@ -236,10 +251,9 @@ impl<'e> Scanner<'e> {
         let examined = if large && end - region_start >= PARALLEL_MIN {
             self.examine_in_parallel(region_start, end, first_region_line)
         } else {
-            let automaton = self.engine.automaton(large);
             candidates(
                 self.engine,
-                automaton,
+                large,
                 &self.buf,
                 region_start,
                 end,
@@ -315,12 +329,11 @@ impl<'e> Scanner<'e> {
     fn examine_in_parallel(&self, start: usize, end: usize, first_line: u64) -> Vec<Examined> {
         let middle = start + (end - start) / 2;
         let split = memchr(b'\n', &self.buf[middle..end]).map_or(end, |p| middle + p + 1);
-        let automaton = self.engine.automaton(true);
         let buf = &self.buf[..];
         let engine = self.engine;
         let only = self.only.as_deref();
         let examine_all = |from: usize, to: usize, line: u64| -> Vec<Examined> {
-            candidates(engine, automaton, buf, from, to, line, only)
+            candidates(engine, true, buf, from, to, line, only)
                 .iter()
                 .map(|c| examine(engine, buf, c))
                 .collect()
@@ -510,7 +523,7 @@ impl<'e> Scanner<'e> {
 /// for all (overlapping) literals, so a busy automaton never slows the scan of quiet lines.
 fn candidates(
     engine: &Engine,
-    automaton: &aho_corasick::AhoCorasick,
+    large: bool,
     buf: &[u8],
     start: usize,
     end: usize,
@@ -522,7 +535,7 @@ fn candidates(
     let mut line = first_line;
     let mut pos = start;
     while pos < end {
-        let Some(first) = engine.first_literal(automaton, &buf[pos..end]) else {
+        let Some(first) = engine.first_literal(&buf[pos..end], large) else {
             break;
         };
         let hit = pos + first;
@@ -537,7 +550,7 @@ fn candidates(
             sigs: Vec::new(),
             error_word: false,
         };
-        engine.each_literal(automaton, &buf[line_start..line_end], |literal| {
+        engine.each_literal(&buf[line_start..line_end], large, |literal| {
             for target in &engine.targets[literal] {
                 match *target {
                     Target::Sig(s) => {
@@ -584,12 +597,34 @@ fn examine(engine: &Engine, buf: &[u8], candidate: &Candidate) -> Examined {
     }
     let cleaned = clean(raw);
     let text = match_text(&cleaned);
+    let mut single: Vec<u32> = Vec::with_capacity(candidate.sigs.len());
     for &s in &candidate.sigs {
-        let sig = &engine.sigs[s as usize];
-        if sig.lines > 1 {
+        if engine.sigs[s as usize].lines > 1 {
             examined.windows.push(s);
-            continue;
+        } else {
+            single.push(s);
         }
+    }
+    // Many candidates at once (a literal a family of patterns shares): one pass of their set
+    // says which can match, and only those run on their own for captures.
+    if single.len() >= SET_MIN {
+        single.sort_unstable();
+        if let Some(set) = engine.set_for(&single) {
+            let mut matched = vec![false; single.len()];
+            for segment in text.split('\n') {
+                for i in set.matches(segment).iter() {
+                    matched[i] = true;
+                }
+            }
+            let mut i = 0;
+            single.retain(|_| {
+                i += 1;
+                matched[i - 1]
+            });
+        }
+    }
+    for s in single {
+        let sig = &engine.sigs[s as usize];
         let Some(regex) = sig.regex() else { continue };
         for segment in text.split('\n') {
             if let Some(caps) = regex.captures(segment) {

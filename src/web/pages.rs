@@ -126,7 +126,8 @@ fn match_page(snapshot: &Snapshot, report: &Report, paste: &[u8]) -> MatchPage {
                 .and_then(|r| section_markdown(&r.body, "fix"))
                 .map(to_html)
                 .unwrap_or_default();
-            // The first hit of each signature in context; the rest as a list.
+            // The first hit of each signature, its lines shown once in one block with every
+            // hit marked; the rest as a list.
             let mut shown_sigs: Vec<&str> = Vec::new();
             let mut hits = Vec::new();
             let mut more = Vec::new();
@@ -134,6 +135,8 @@ fn match_page(snapshot: &Snapshot, report: &Report, paste: &[u8]) -> MatchPage {
                 if hits.len() < 6 && !shown_sigs.contains(&hit.signature.as_str()) {
                     shown_sigs.push(&hit.signature);
                     hits.push(HitView {
+                        line: hit.line,
+                        last_line: hit.last_line,
                         signature: hit.signature.clone(),
                         captures: hit
                             .captures
@@ -141,11 +144,33 @@ fn match_page(snapshot: &Snapshot, report: &Report, paste: &[u8]) -> MatchPage {
                             .map(|(k, v)| (k.clone(), v.clone()))
                             .collect(),
                         explain: hit.explain.clone().unwrap_or_default(),
-                        context: lines.context(hit.line, hit.last_line, 2),
                     });
                 } else if more.len() < 50 {
                     more.push((hit.line, first_line(&hit.text)));
                 }
+            }
+            let mut context: Vec<ContextLine> = Vec::new();
+            let mut spans: Vec<(u64, u64)> = hits.iter().map(|h| (h.line, h.last_line)).collect();
+            spans.sort_unstable();
+            for (first, last) in spans {
+                for line in lines.context(first, last, 2) {
+                    match context.iter_mut().find(|c| c.number == line.number) {
+                        Some(existing) => existing.hit |= line.hit,
+                        None => context.push(line),
+                    }
+                }
+            }
+            context.sort_by_key(|c| c.number);
+            let mut with_gaps: Vec<ContextLine> = Vec::with_capacity(context.len());
+            for line in context {
+                if with_gaps.last().is_some_and(|p| p.number + 1 < line.number) {
+                    with_gaps.push(ContextLine {
+                        number: 0,
+                        text: "…".into(),
+                        hit: false,
+                    });
+                }
+                with_gaps.push(line);
             }
             let listed = (hits.len() + more.len()) as u64;
             CauseView {
@@ -157,6 +182,7 @@ fn match_page(snapshot: &Snapshot, report: &Report, paste: &[u8]) -> MatchPage {
                 score_percent: (cause.score * 100.0).round() as u32,
                 action: cause.action.clone().unwrap_or_default(),
                 hits,
+                context: with_gaps,
                 more,
                 hidden: cause.hit_count.saturating_sub(listed),
                 hit_count: cause.hit_count,
@@ -164,6 +190,24 @@ fn match_page(snapshot: &Snapshot, report: &Report, paste: &[u8]) -> MatchPage {
                 seen: seen(&cause.incidents),
                 incidents: cause.incidents.iter().take(5).map(past_incident).collect(),
             }
+        })
+        .collect();
+    let similar = report
+        .similar
+        .iter()
+        .map(|s| SimilarView {
+            id: s.runbook.clone(),
+            title: s.title.clone(),
+            summary: s.summary.clone(),
+            severity: s.severity.as_str().to_string(),
+            score_percent: (s.score * 100.0).round() as u32,
+            lines: s.lines.iter().map(|l| (l.line, l.text.clone())).collect(),
+            fix_html: snapshot
+                .library
+                .runbook(&s.runbook)
+                .and_then(|r| section_markdown(&r.body, "fix"))
+                .map(to_html)
+                .unwrap_or_default(),
         })
         .collect();
     let unexplained = report
@@ -182,6 +226,7 @@ fn match_page(snapshot: &Snapshot, report: &Report, paste: &[u8]) -> MatchPage {
     MatchPage {
         layout,
         causes,
+        similar,
         unexplained,
         unexplained_total: report.unexplained_total,
         stats: format!(

@@ -128,10 +128,24 @@ pub struct ContextLine {
 }
 
 pub struct HitView {
+    /// First line of the match, and its last (equal for one line).
+    pub line: u64,
+    pub last_line: u64,
     pub signature: String,
     pub captures: Vec<(String, String)>,
     pub explain: String,
-    pub context: Vec<ContextLine>,
+}
+
+/// One runbook the similar tier suggests.
+pub struct SimilarView {
+    pub id: String,
+    pub title: String,
+    pub summary: String,
+    pub severity: String,
+    pub score_percent: u32,
+    /// (line number, text) of the lines that led to it.
+    pub lines: Vec<(u64, String)>,
+    pub fix_html: String,
 }
 
 pub struct PastIncident {
@@ -150,6 +164,9 @@ pub struct CauseView {
     pub score_percent: u32,
     pub action: String,
     pub hits: Vec<HitView>,
+    /// The lines of the hits shown, with context, once: every hit line marked; a line with
+    /// number 0 stands for a gap.
+    pub context: Vec<ContextLine>,
     /// Other matching lines, briefly: (line number, text).
     pub more: Vec<(u64, String)>,
     pub hidden: u64,
@@ -171,6 +188,7 @@ pub struct UnexplainedView {
 pub struct MatchPage {
     pub layout: Layout,
     pub causes: Vec<CauseView>,
+    pub similar: Vec<SimilarView>,
     pub unexplained: Vec<UnexplainedView>,
     pub unexplained_total: u64,
     pub stats: String,

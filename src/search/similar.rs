@@ -1,0 +1,389 @@
+//! "Similar" causes: what the signatures have never seen, answered from the runbooks' own words.
+//!
+//! A signature needs its exact wording; the same cause written by another framework, another
+//! distribution's installer or a person typing from memory is missed. The error-looking lines
+//! no signature explains (and a short paste as a whole) are compared here with what the library
+//! says about each runbook: its title, summary, aliases, Symptoms and Chinese summary (prose),
+//! the example lines of its signatures and the `log` blocks of the incidents that cite it (real
+//! log lines).
+//!
+//! Raw relevance scores do not say whether a suggestion is right: a Python traceback or a pip
+//! conflict shares words with many runbooks. So the confidence of a runbook for a line is a
+//! fraction of that line's own information: each term weighs its inverse document frequency over
+//! the runbooks (a word every runbook uses, or one no runbook knows, tells little about which
+//! one; a word no runbook knows still counts in what the line says, so a line that is mostly
+//! about something else scores low), generic log words weigh less, and agreement with a real
+//! example line counts more than agreement with prose. Lines are combined per runbook (the best
+//! line, plus a little for other lines that agree), and a suggestion must clear a threshold and
+//! a margin over the runner-up. The threshold and margin were chosen on the tuning split of the
+//! evaluation (`eval/README.md`) and are reported on the test split.
+//!
+//! Everything is built in memory from the parsed library (no I/O, a few milliseconds), so
+//! `lore match` needs no index on disk.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::doc::markdown::section_markdown;
+use crate::doc::{Incident, Runbook, log_blocks};
+use crate::search::tokenizer::tokenize;
+
+/// A suggestion needs at least this confidence (0..1) ...
+pub const MIN_SCORE: f64 = 0.5;
+/// ... and this much more than the next runbook. Both were chosen on the tuning split with
+/// `LORE_TUNE_SIMILAR=1 cargo test --release --test it similar_tier -- --nocapture`: the most
+/// answers while at most 1 negative in 25 gets a suggestion (0.5 and 0.03: 2 of 66 tuning
+/// negatives; a margin of 0 let 4 through, a threshold of 0.45 with this margin 4).
+pub const MIN_MARGIN: f64 = 0.03;
+/// Suggestions listed per report.
+pub const MAX_SUGGESTIONS: usize = 3;
+/// Lines looked up per report (the most frequent unexplained ones come first).
+pub const MAX_LINES: usize = 200;
+/// Agreement with prose counts this much of agreement with a real log line.
+const PROSE: f64 = 0.75;
+/// A line needs this many informative terms to be looked up at all.
+const MIN_TERMS: usize = 2;
+
+/// Words that say "something went wrong" in every kind of log: they cannot tell GPU failures
+/// apart, so they weigh a quarter of what their rarity would give them.
+const GENERIC: &[&str] = &[
+    "error",
+    "errors",
+    "failed",
+    "failure",
+    "fail",
+    "fails",
+    "fatal",
+    "warning",
+    "warn",
+    "info",
+    "exception",
+    "traceback",
+    "line",
+    "file",
+    "most",
+    "recent",
+    "call",
+    "last",
+    "raise",
+    "raised",
+    "unable",
+    "cannot",
+    "could",
+    "not",
+    "no",
+    "invalid",
+    "timeout",
+    "timed",
+    "out",
+    "code",
+    "status",
+    "returned",
+    "return",
+    "exit",
+    "exited",
+    "process",
+    "python",
+    "py",
+    "self",
+    "main",
+    "run",
+    "running",
+    "version",
+    "the",
+    "a",
+    "an",
+    "to",
+    "of",
+    "in",
+    "is",
+    "for",
+    "on",
+    "and",
+    "with",
+    "at",
+    "by",
+    "be",
+    "this",
+    "that",
+    "from",
+    "or",
+    "as",
+    "it",
+    "are",
+    "was",
+    "has",
+    "have",
+    "please",
+    "see",
+    "check",
+    "make",
+    "sure",
+    "usr",
+    "lib",
+    "local",
+    "site",
+    "packages",
+    "dist",
+    "home",
+    "root",
+    "var",
+    "log",
+    "bin",
+    "kernel",
+    "info",
+    "debug",
+    "true",
+    "false",
+    "none",
+];
+
+/// What one runbook is known by.
+struct Known {
+    /// Terms of its prose.
+    prose: HashSet<String>,
+    /// Terms of each real log line that shows it.
+    lines: Vec<HashSet<String>>,
+    /// Terms of each line its signatures must not match: known not to be this cause.
+    not: Vec<HashSet<String>>,
+}
+
+/// The thresholds of a suggestion (the defaults were chosen on the tuning split).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Params {
+    pub min_score: f64,
+    pub min_margin: f64,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            min_score: MIN_SCORE,
+            min_margin: MIN_MARGIN,
+        }
+    }
+}
+
+pub struct SimilarIndex {
+    known: Vec<Known>,
+    /// For each term, in how many runbooks it occurs (prose or lines).
+    df: HashMap<String, u32>,
+    generic: HashSet<&'static str>,
+}
+
+/// One runbook suggested for a paste.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Suggestion {
+    /// Index of the runbook in the slice the index was built from.
+    pub runbook: usize,
+    pub score: f64,
+    /// Indices (into the lines given) of the lines that led to it, best first.
+    pub lines: Vec<usize>,
+}
+
+/// The terms of a text worth comparing: lowercase words and identifiers, not numbers, hex,
+/// addresses or one-letter parts.
+pub fn terms(text: &str) -> HashSet<String> {
+    tokenize(text)
+        .into_iter()
+        .map(|t| t.text)
+        .filter(|t| {
+            let letters = t.chars().filter(|c| c.is_alphabetic()).count();
+            let digits = t.chars().filter(|c| c.is_ascii_digit()).count();
+            let cjk = t.chars().any(crate::search::tokenizer::is_cjk);
+            (cjk || letters >= 2) && digits * 2 <= t.chars().count() && !looks_hex(t)
+        })
+        .collect()
+}
+
+fn looks_hex(t: &str) -> bool {
+    let t = t.strip_prefix("0x").unwrap_or(t);
+    t.len() >= 6 && t.chars().all(|c| c.is_ascii_hexdigit() || c == '-')
+}
+
+impl SimilarIndex {
+    pub fn new(runbooks: &[Runbook], incidents: &[Incident]) -> SimilarIndex {
+        let mut known: Vec<Known> = runbooks
+            .iter()
+            .map(|r| {
+                let mut prose = String::new();
+                for text in [&r.title, &r.summary] {
+                    prose.push_str(text);
+                    prose.push('\n');
+                }
+                for alias in &r.aliases {
+                    prose.push_str(alias);
+                    prose.push('\n');
+                }
+                for section in ["symptoms", "中文摘要"] {
+                    if let Some(text) = section_markdown(&r.body, section) {
+                        prose.push_str(text);
+                        prose.push('\n');
+                    }
+                }
+                let lines = r
+                    .signatures
+                    .iter()
+                    .flat_map(|s| s.examples.iter())
+                    .map(|e| terms(&e.text))
+                    .filter(|t| !t.is_empty())
+                    .collect();
+                let not = r
+                    .signatures
+                    .iter()
+                    .flat_map(|s| s.counterexamples.iter())
+                    .map(|c| terms(c))
+                    .filter(|t| !t.is_empty())
+                    .collect();
+                Known {
+                    prose: terms(&prose),
+                    lines,
+                    not,
+                }
+            })
+            .collect();
+        let index: HashMap<&str, usize> = runbooks
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.id.as_str(), i))
+            .collect();
+        for incident in incidents {
+            let cited: Vec<usize> = incident
+                .runbooks
+                .iter()
+                .filter_map(|id| index.get(id.as_str()).copied())
+                .collect();
+            if cited.len() != 1 {
+                // A log block of an incident with several causes cannot say which line is whose.
+                continue;
+            }
+            for block in log_blocks(&incident.body) {
+                for line in block.lines() {
+                    let t = terms(line);
+                    if t.len() >= MIN_TERMS {
+                        known[cited[0]].lines.push(t);
+                    }
+                }
+            }
+        }
+        let mut df: HashMap<String, u32> = HashMap::new();
+        for k in &known {
+            let mut all: HashSet<&String> = k.prose.iter().collect();
+            all.extend(k.lines.iter().flatten());
+            for t in all {
+                *df.entry(t.clone()).or_insert(0) += 1;
+            }
+        }
+        SimilarIndex {
+            known,
+            df,
+            generic: GENERIC.iter().copied().collect(),
+        }
+    }
+
+    /// How much a term tells about which runbook a line is about.
+    fn weight(&self, term: &str) -> f64 {
+        let n = self.known.len().max(1) as f64;
+        let df = self.df.get(term).copied().unwrap_or(0) as f64;
+        let idf = (1.0 + n / (df + 1.0)).ln();
+        if self.generic.contains(term) {
+            idf * 0.25
+        } else {
+            idf
+        }
+    }
+
+    /// The confidence (0..1) of each runbook for one line's terms.
+    fn line_scores(&self, query: &HashSet<String>) -> Vec<f64> {
+        let weights: HashMap<&String, f64> = query.iter().map(|t| (t, self.weight(t))).collect();
+        let mass: f64 = weights.values().sum();
+        if mass <= 0.0 {
+            return vec![0.0; self.known.len()];
+        }
+        self.known
+            .iter()
+            .map(|k| {
+                let prose: f64 = weights
+                    .iter()
+                    .filter(|(t, _)| k.prose.contains(t.as_str()))
+                    .map(|(_, w)| w)
+                    .sum::<f64>()
+                    / mass;
+                // A real line: the weighted Dice coefficient of the two term sets.
+                let dice = |line: &HashSet<String>| {
+                    let shared: f64 = weights
+                        .iter()
+                        .filter(|(t, _)| line.contains(t.as_str()))
+                        .map(|(_, w)| w)
+                        .sum();
+                    if shared == 0.0 {
+                        return 0.0;
+                    }
+                    let other: f64 = line.iter().map(|t| self.weight(t)).sum();
+                    2.0 * shared / (mass + other)
+                };
+                let best_line = k.lines.iter().map(dice).fold(0.0, f64::max);
+                // A line like one the runbook's signatures must not match is not this cause.
+                let best_not = k.not.iter().map(dice).fold(0.0, f64::max);
+                if best_not >= 0.6 && best_not >= best_line {
+                    return 0.0;
+                }
+                best_line.max(PROSE * prose)
+            })
+            .collect()
+    }
+
+    /// The runbooks `lines` point to, best first, each with the lines that led to it. Nothing
+    /// unless the best clears [`MIN_SCORE`] and leads the runner-up by [`MIN_MARGIN`]; then the
+    /// others within 0.15 of it. `exclude`: runbooks already found by a signature (left out
+    /// before ranking, so they neither show nor count as the runner-up).
+    pub fn suggest(&self, lines: &[&str], exclude: &[usize], params: Params) -> Vec<Suggestion> {
+        let mut per_runbook: Vec<Vec<(f64, usize)>> = vec![Vec::new(); self.known.len()];
+        for (i, line) in lines.iter().take(MAX_LINES).enumerate() {
+            let query = terms(line);
+            if query.len() < MIN_TERMS {
+                continue;
+            }
+            for (r, score) in self.line_scores(&query).into_iter().enumerate() {
+                if score > 0.0 {
+                    per_runbook[r].push((score, i));
+                }
+            }
+        }
+        let mut ranked: Vec<Suggestion> = per_runbook
+            .into_iter()
+            .enumerate()
+            .filter(|(r, _)| !exclude.contains(r))
+            .filter_map(|(r, mut scores)| {
+                scores.sort_by(|a, b| b.0.total_cmp(&a.0));
+                let (best, _) = *scores.first()?;
+                // Other lines that agree add a little, never past 1.
+                let support: f64 = scores.iter().skip(1).take(3).map(|s| s.0).sum();
+                let score = (best + 0.1 * support).min(1.0);
+                Some(Suggestion {
+                    runbook: r,
+                    score: (score * 1000.0).round() / 1000.0,
+                    lines: scores
+                        .iter()
+                        .take_while(|s| s.0 >= best * 0.8)
+                        .map(|s| s.1)
+                        .take(5)
+                        .collect(),
+                })
+            })
+            .collect();
+        ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.runbook.cmp(&b.runbook)));
+        let Some(first) = ranked.first() else {
+            return Vec::new();
+        };
+        let runner_up = ranked.get(1).map_or(0.0, |s| s.score);
+        if first.score < params.min_score || first.score - runner_up < params.min_margin {
+            return Vec::new();
+        }
+        let floor = first.score - 0.15;
+        ranked
+            .into_iter()
+            .filter(|s| s.score >= params.min_score.max(floor))
+            .take(MAX_SUGGESTIONS)
+            .collect()
+    }
+}
