@@ -153,7 +153,17 @@ struct RunbookInfo {
 
 impl Matcher {
     pub fn new(library: &Library) -> Matcher {
-        let engine = Engine::with_cache(&library.runbooks, &library.pattern_cache);
+        // The similar tier's index is built beside the engine, on the other core.
+        let (engine, similar) = std::thread::scope(|scope| {
+            let similar = scope.spawn(|| {
+                crate::search::similar::SimilarIndex::new(&library.runbooks, &library.incidents)
+            });
+            let engine = Engine::with_cache(&library.runbooks, &library.pattern_cache);
+            (
+                engine,
+                similar.join().expect("the similar index does not panic"),
+            )
+        });
         let runbooks: Vec<RunbookInfo> = library
             .runbooks
             .iter()
@@ -201,10 +211,7 @@ impl Matcher {
             runbooks,
             incidents,
             all_links: std::sync::OnceLock::new(),
-            similar: crate::search::similar::SimilarIndex::new(
-                &library.runbooks,
-                &library.incidents,
-            ),
+            similar,
         }
     }
 

@@ -161,6 +161,13 @@ fn match_page(snapshot: &Snapshot, report: &Report, paste: &[u8]) -> MatchPage {
                 }
             }
             context.sort_by_key(|c| c.number);
+            // Every hit inside the block is marked, listed above it or not.
+            for line in &mut context {
+                line.hit |= cause
+                    .hits
+                    .iter()
+                    .any(|h| (h.line..=h.last_line).contains(&line.number));
+            }
             let mut with_gaps: Vec<ContextLine> = Vec::with_capacity(context.len());
             for line in context {
                 if with_gaps.last().is_some_and(|p| p.number + 1 < line.number) {
