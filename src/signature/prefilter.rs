@@ -18,7 +18,7 @@
 //! end of the input is padded with spaces for it. Shorter literals switch the filter off.
 
 /// Each bitmap holds 2^BITS bits (128 KiB): a few thousand fingerprints leave it nearly empty.
-const BITS: u32 = 20;
+const BITS: u32 = 16;
 /// ASCII case folding (and a little more) for eight bytes at once.
 const FOLD: u64 = 0x2020_2020_2020_2020;
 /// Literals longer than this get 8-byte fingerprints, shorter ones 4-byte ones.
@@ -104,6 +104,10 @@ fn fold(bytes: &[u8]) -> u64 {
 
 #[derive(Debug, Clone)]
 pub struct Prefilter {
+    /// The second and third (folded) bytes of every fingerprint (never a wildcard byte, which
+    /// only the first and fourth can be): most positions of a log are ruled out by one bit test
+    /// here, without hashing.
+    lead: Box<[u64]>,
     short: Table,
     long: Table,
     literals: Vec<Vec<u8>>,
@@ -114,16 +118,38 @@ pub struct Prefilter {
 /// away, so rarity comes from rare letters and punctuation.
 fn commonness(b: u8) -> u32 {
     match b | 0x20 {
-        b' ' => 40,
+        b' ' => 60,
+        b'0'..=b'9' => 45,
+        b':' | b'.' => 40,
         b'e' | b't' | b'a' | b'o' | b'i' | b'n' | b's' | b'r' => 30,
-        b'0'..=b'9' => 28,
+        b',' | b'=' | b'-' | b'/' | b'(' | b')' | b'{' | b'}' => 28,
         b'l' | b'c' | b'd' | b'u' | b'h' | b'm' | b'p' => 22,
-        b':' | b'.' | b'-' | b'/' | b',' | b'=' | b'[' | b']' | b'(' | b')' => 20,
         b'f' | b'g' | b'b' | b'y' | b'w' | b'v' => 14,
-        b'k' | b'x' | b'_' => 10,
+        b'k' | b'x' => 10,
         b'q' | b'j' | b'z' => 6,
         _ => 8,
     }
+}
+
+/// Pairs of bytes every log is full of: English's commonest letter pairs, the month and day
+/// names of timestamps, and the digits, spaces and separators of numbers and prefixes. A
+/// fingerprint whose lead pair is one of them would let through a large share of positions.
+const COMMON_PAIRS: &[&[u8; 2]] = &[
+    b"th", b"he", b"in", b"er", b"an", b"re", b"on", b"at", b"en", b"nd", b"ti", b"es", b"or",
+    b"te", b"of", b"ed", b"is", b"it", b"al", b"ar", b"st", b"to", b"nt", b"ng", b"se", b"ha",
+    b"as", b"ou", b"io", b"le", b"ve", b"co", b"me", b"de", b"hi", b"ri", b"ro", b"ic", b"ne",
+    b"ea", b"ra", b"ce", b"li", b"ch", b"ll", b"be", b"ma", b"si", b"om", b"ur", b"no", b"ot",
+    b"ja", b"fe", b"eb", b"ap", b"pr", b"ay", b"ju", b"un", b"ul", b"au", b"ug", b"ep", b"oc",
+    b"ct", b"ov", b"ec", b"mo", b"tu", b"ue", b"we", b"hu", b"fr", b"sa", b"su", b"00", b"0 ",
+    b" 0", b": ", b" :", b"  ", b", ", b". ", b"0:", b":0", b"0.", b".0", b"x0", b"0x", b"=0",
+];
+
+fn common_pair(a: u8, b: u8) -> bool {
+    let (a, b) = (a | 0x20, b | 0x20);
+    (a.is_ascii_digit() && b.is_ascii_digit())
+        || COMMON_PAIRS
+            .iter()
+            .any(|p| p[0] | 0x20 == a && p[1] | 0x20 == b)
 }
 
 /// The offset of the first of STRIDE consecutive `width`-byte windows of `literal` made of the
@@ -132,10 +158,15 @@ fn rarest_windows(literal: &[u8], width: usize) -> usize {
     let span = width + STRIDE - 1;
     (0..=literal.len() - span)
         .min_by_key(|&k| {
-            literal[k..k + span]
-                .iter()
-                .map(|&b| commonness(b))
-                .sum::<u32>()
+            let all: u32 = literal[k..k + span].iter().map(|&b| commonness(b)).sum();
+            // The windows' second and third bytes decide how often the lead test lets a
+            // position through: rare ones there count double.
+            let lead = commonness(literal[k + 1])
+                + 2 * commonness(literal[k + 2])
+                + commonness(literal[k + 3]);
+            let common = u32::from(common_pair(literal[k + 1], literal[k + 2]))
+                + u32::from(common_pair(literal[k + 2], literal[k + 3]));
+            all + 4 * lead + 400 * common
         })
         .unwrap_or(0)
 }
@@ -177,7 +208,13 @@ impl Prefilter {
         }
         short.seal();
         long.seal();
+        let mut lead = vec![0u64; 1 << 10].into_boxed_slice();
+        for &(x, _, _) in short.owners.iter().chain(&long.owners) {
+            let b = ((x >> 8) & 0xFFFF) as usize;
+            lead[b >> 6] |= 1 << (b & 63);
+        }
         Some(Prefilter {
+            lead,
             short,
             long,
             literals: literals.to_vec(),
@@ -225,6 +262,10 @@ impl Prefilter {
             let n = (line.len() - p).min(8);
             padded[..n].copy_from_slice(&line[p..p + n]);
             let x = u64::from_le_bytes(padded) | FOLD;
+            if !self.lead(x) {
+                p += STRIDE;
+                continue;
+            }
             let x4 = x & 0xFFFF_FFFF;
             if self.short.may_hold(x4) {
                 report(&self.short, p, x4);
@@ -236,9 +277,16 @@ impl Prefilter {
         }
     }
 
-    /// Checks the fingerprints at `p`, whose next eight bytes (space-padded past the end) are
-    /// `window`.
+    /// Whether a window's (folded) second and third bytes are those of some fingerprint.
     #[inline(always)]
+    fn lead(&self, x: u64) -> bool {
+        let b = ((x >> 8) & 0xFFFF) as usize;
+        self.lead[b >> 6] & (1 << (b & 63)) != 0
+    }
+
+    /// Checks the fingerprints at `p`, whose next eight bytes (space-padded past the end) are
+    /// `window`, once the lead test passed.
+    #[inline(never)]
     fn at(&self, hay: &[u8], p: usize, window: u64) -> Option<usize> {
         let x = window | FOLD;
         let x4 = x & 0xFFFF_FFFF;
@@ -260,9 +308,30 @@ impl Prefilter {
     /// fingerprints are tried left to right, and each lies inside its literal.
     pub fn find(&self, hay: &[u8]) -> Option<usize> {
         let mut p = 0;
+        // Four windows (at every second byte) from two loads of eight bytes.
+        while p + 16 <= hay.len() {
+            let lo = u64::from_le_bytes(hay[p..p + 8].try_into().expect("8 bytes"));
+            let hi = u64::from_le_bytes(hay[p + 8..p + 16].try_into().expect("8 bytes"));
+            let windows = [
+                lo,
+                (lo >> 16) | (hi << 48),
+                (lo >> 32) | (hi << 32),
+                (lo >> 48) | (hi << 16),
+            ];
+            for (k, window) in windows.into_iter().enumerate() {
+                if self.lead(window | FOLD)
+                    && let Some(start) = self.at(hay, p + 2 * k, window)
+                {
+                    return Some(start);
+                }
+            }
+            p += 8;
+        }
         while p + 8 <= hay.len() {
             let window = u64::from_le_bytes(hay[p..p + 8].try_into().expect("8 bytes"));
-            if let Some(start) = self.at(hay, p, window) {
+            if self.lead(window | FOLD)
+                && let Some(start) = self.at(hay, p, window)
+            {
                 return Some(start);
             }
             p += STRIDE;
@@ -273,7 +342,10 @@ impl Prefilter {
             let mut padded = [b' '; 8];
             let n = (hay.len() - p).min(8);
             padded[..n].copy_from_slice(&hay[p..p + n]);
-            if let Some(start) = self.at(hay, p, u64::from_le_bytes(padded)) {
+            let window = u64::from_le_bytes(padded);
+            if self.lead(window | FOLD)
+                && let Some(start) = self.at(hay, p, window)
+            {
                 return Some(start);
             }
             p += STRIDE;
