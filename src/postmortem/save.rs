@@ -12,7 +12,7 @@ use std::sync::Mutex;
 
 use super::{Draft, Problem};
 use crate::doc::Incident;
-use crate::library::{CACHE_DIR, INCIDENTS, Library};
+use crate::library::{CACHE_DIR, INCIDENTS, Library, MAX_DOCUMENT};
 
 /// Edits compare and replace under this lock: two writes never lose each other.
 static WRITES: Mutex<()> = Mutex::new(());
@@ -153,8 +153,19 @@ pub fn save_edit(
     })
 }
 
-/// What lore writes, lore must read back without a problem.
+/// What lore writes, lore must read back without a problem: a file the library would refuse
+/// (over its size limit, or not parsing) is not written at all.
 fn check_parses(text: &str) -> Result<(), SaveError> {
+    if text.len() as u64 > MAX_DOCUMENT {
+        return Err(SaveError::Invalid(vec![Problem {
+            field: "body".into(),
+            message: format!(
+                "the postmortem would be {} bytes; documents are limited to {} MiB, so shorten the body (link to long logs instead of pasting them)",
+                text.len(),
+                MAX_DOCUMENT >> 20
+            ),
+        }]));
+    }
     let (incident, problems) = Incident::parse(Path::new("incidents/check.md"), text);
     let errors: Vec<Problem> = problems
         .into_iter()

@@ -53,7 +53,7 @@ impl WebError {
                 "send If-Match with the etag of the version you edited (GET it first)".to_string()
             }
             WebError::TooLarge => format!(
-                "the paste is larger than {} MiB; send the end of the log instead, e.g. `dmesg | tail -c 30000000`",
+                "the request body is larger than {} MiB, the most lore accepts; for a log, send its end instead, e.g. `dmesg | tail -c 30000000`",
                 super::MAX_PASTE >> 20
             ),
             WebError::Internal(_) => {

@@ -2,22 +2,20 @@
 //! If-Match), the live preview, and the protection every write goes through (read-only, token,
 //! same-origin).
 
-use axum::Form;
 use axum::Json;
-use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, FormRejection};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use chrono::{DateTime, FixedOffset, Local};
 
 use super::error::{ApiError, PageError, WebError};
+use super::extract::{Body, Id};
+use super::run_match;
 use super::state::AppState;
 use super::views::{IncidentForm, Layout, render};
-use super::{MAX_PASTE, run_match};
 use crate::doc::incident::KNOWN_KEYS;
 use crate::doc::markdown::to_html;
-use crate::doc::{IncidentSeverity, IncidentStatus, is_valid_id};
+use crate::doc::{Incident, IncidentSeverity, IncidentStatus};
 use crate::library::INCIDENTS;
 use crate::postmortem::{self, ActionDraft, Draft, SaveError, Saved, TimelineRow};
 
@@ -195,16 +193,6 @@ fn draft_from_form(fields: &[(String, String)]) -> (Draft, Option<String>, Optio
     (draft, etag, token)
 }
 
-fn read_form(
-    form: Result<Form<Vec<(String, String)>>, FormRejection>,
-) -> Result<Vec<(String, String)>, WebError> {
-    form.map(|Form(fields)| fields)
-        .map_err(|e| match e.status() {
-            StatusCode::PAYLOAD_TOO_LARGE => WebError::TooLarge,
-            _ => WebError::BadRequest("the form could not be read".into()),
-        })
-}
-
 /// The form page for a draft, with problems or a conflict to show.
 fn form_page(
     state: &AppState,
@@ -344,10 +332,9 @@ fn check_readable_write(state: &AppState) -> Result<(), WebError> {
 pub async fn new_from_paste(
     State(state): State<AppState>,
     headers: HeaderMap,
-    form: Result<Form<Vec<(String, String)>>, FormRejection>,
+    body: Body<PageError>,
 ) -> Result<Response, PageError> {
-    let Form(fields) =
-        form.map_err(|_| WebError::BadRequest("the form could not be read".into()))?;
+    let fields: Vec<(String, String)> = body.form()?;
     let token = fields
         .iter()
         .find(|(k, _)| k == "token")
@@ -362,9 +349,6 @@ pub async fn new_from_paste(
         .find(|(k, _)| k == "paste")
         .map(|(_, v)| v.clone())
         .unwrap_or_default();
-    if paste.len() > MAX_PASTE {
-        return Err(WebError::TooLarge.into());
-    }
     let snapshot = state.snapshot();
     let (report, paste) = run_match(&snapshot, paste.into_bytes(), None).await?;
     let draft = postmortem::from_paste(&paste, &report);
@@ -374,9 +358,9 @@ pub async fn new_from_paste(
 pub async fn create(
     State(state): State<AppState>,
     headers: HeaderMap,
-    form: Result<Form<Vec<(String, String)>>, FormRejection>,
+    body: Body<PageError>,
 ) -> Result<Response, PageError> {
-    let fields = read_form(form)?;
+    let fields: Vec<(String, String)> = body.form()?;
     let (draft, _, token) = draft_from_form(&fields);
     check_write(&state, &headers, token.as_deref())?;
     match save(&state, None, draft.clone(), "").await {
@@ -392,48 +376,48 @@ pub async fn create(
 
 pub async fn edit_form(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    id: Id<Incident, PageError>,
 ) -> Result<Response, PageError> {
     check_readable_write(&state)?;
     let (draft, etag) = current(&state, &id)?;
     Ok(render(&form_page(
         &state,
         &draft,
-        Some((&id, &etag)),
+        Some((id.as_str(), &etag)),
         Notice::None,
     )))
 }
 
 /// The incident as a draft, and the etag of its file.
-fn current(state: &AppState, id: &str) -> Result<(Draft, String), WebError> {
+fn current(state: &AppState, id: &Id<Incident, PageError>) -> Result<(Draft, String), WebError> {
     let snapshot = state.snapshot();
-    let not_found = || WebError::NotFound(format!("incident `{id}`"));
-    if !is_valid_id(id) {
-        return Err(not_found());
-    }
-    let incident = snapshot.library.incident(id).ok_or_else(not_found)?;
-    let bytes = std::fs::read(state.root.join(&incident.path)).map_err(|_| not_found())?;
+    let incident = snapshot
+        .library
+        .incident(id.as_str())
+        .ok_or_else(|| id.not_found())?;
+    let bytes = std::fs::read(state.root.join(&incident.path)).map_err(|_| id.not_found())?;
     Ok((Draft::from_incident(incident), postmortem::etag(&bytes)))
 }
 
 pub async fn update(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    id: Id<Incident, PageError>,
     headers: HeaderMap,
-    form: Result<Form<Vec<(String, String)>>, FormRejection>,
+    body: Body<PageError>,
 ) -> Result<Response, PageError> {
-    let fields = read_form(form)?;
+    let id = id.as_str();
+    let fields: Vec<(String, String)> = body.form()?;
     let (draft, etag, token) = draft_from_form(&fields);
     check_write(&state, &headers, token.as_deref())?;
     let etag = etag.unwrap_or_default();
-    match save(&state, Some(&id), draft.clone(), &etag).await {
+    match save(&state, Some(id), draft.clone(), &etag).await {
         Ok(saved) => Ok(Redirect::to(&format!("/incidents/{}", saved.id)).into_response()),
         Err(WebError::Invalid(problems)) => Ok((
             StatusCode::UNPROCESSABLE_ENTITY,
             render(&form_page(
                 &state,
                 &draft,
-                Some((&id, &etag)),
+                Some((id, &etag)),
                 Notice::Problems(problems),
             )),
         )
@@ -448,7 +432,7 @@ pub async fn update(
                 render(&form_page(
                     &state,
                     &draft,
-                    Some((&id, &now)),
+                    Some((id, &now)),
                     Notice::Conflict(current),
                 )),
             )
@@ -504,10 +488,8 @@ async fn save(
 pub async fn preview(
     headers: HeaderMap,
     State(state): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
+    body: Body<ApiError>,
 ) -> Result<Response, ApiError> {
-    let body =
-        body.map_err(|_| WebError::BadRequest("the request body could not be read".into()))?;
     // Read-only servers may preview; only the origin matters here.
     let mut probe = state.clone();
     probe.read_only = false;
@@ -520,7 +502,7 @@ pub async fn preview(
         #[serde(default)]
         timeline: Vec<TimelineRow>,
     }
-    let input: Preview = serde_json::from_slice(&body)
+    let input: Preview = serde_json::from_slice(&body.bytes)
         .map_err(|e| WebError::BadRequest(format!("expected {{\"body\": \"...\"}}: {e}")))?;
     let html = to_html(&postmortem::merge_timeline(&input.body, &input.timeline));
     Ok(Json(serde_json::json!({ "html": html })).into_response())
@@ -583,12 +565,10 @@ fn saved_json(saved: &Saved, status: StatusCode) -> Response {
 pub async fn api_create(
     State(state): State<AppState>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    body: Body<ApiError>,
 ) -> Result<Response, ApiError> {
     check_write(&state, &headers, None)?;
-    let body =
-        body.map_err(|_| WebError::BadRequest("the request body could not be read".into()))?;
-    let draft = draft_from_json(&body)?;
+    let draft = draft_from_json(&body.bytes)?;
     let saved = save(&state, None, draft, "").await?;
     Ok(saved_json(&saved, StatusCode::CREATED))
 }
@@ -596,22 +576,20 @@ pub async fn api_create(
 /// `PUT /api/incidents/{id}` with `If-Match: <etag>`: 412 if the file changed since.
 pub async fn api_update(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    id: Id<Incident, ApiError>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    body: Body<ApiError>,
 ) -> Result<Response, ApiError> {
     check_write(&state, &headers, None)?;
-    if !is_valid_id(&id) || state.snapshot().library.incident(&id).is_none() {
-        return Err(WebError::NotFound(format!("incident `{id}`")).into());
+    if state.snapshot().library.incident(id.as_str()).is_none() {
+        return Err(id.not_found().into());
     }
     let if_match = headers
         .get(header::IF_MATCH)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string)
         .ok_or(WebError::PreconditionRequired)?;
-    let body =
-        body.map_err(|_| WebError::BadRequest("the request body could not be read".into()))?;
-    let draft = draft_from_json(&body)?;
-    let saved = save(&state, Some(&id), draft, &if_match).await?;
+    let draft = draft_from_json(&body.bytes)?;
+    let saved = save(&state, Some(id.as_str()), draft, &if_match).await?;
     Ok(saved_json(&saved, StatusCode::OK))
 }
