@@ -56,6 +56,23 @@ pub fn etag(bytes: &[u8]) -> String {
     format!("\"{hash:016x}\"")
 }
 
+/// An incident's file as it is now.
+#[derive(Debug, Clone)]
+pub struct Current {
+    pub text: String,
+    /// What an edit must send back (`If-Match`, the form's `etag`).
+    pub etag: String,
+}
+
+/// Reads the file of `incident` as it is on disk now, which may be newer than the library.
+pub fn current(root: &Path, incident: &Incident) -> std::io::Result<Current> {
+    let bytes = fs::read(root.join(&incident.path))?;
+    Ok(Current {
+        etag: etag(&bytes),
+        text: String::from_utf8_lossy(&bytes).into_owned(),
+    })
+}
+
 /// Saves a new incident. Its id is `<date>-<slug>`, with `-2`, `-3`, ... when taken, even by a
 /// save happening at the same moment.
 pub fn save_new(root: &Path, library: &Library, draft: &Draft) -> Result<Saved, SaveError> {

@@ -195,9 +195,9 @@ pub async fn incident(
         .incident(id.as_str())
         .ok_or_else(|| id.not_found())?;
     // The etag of the file as it is now: what a PUT must send back in If-Match.
-    let etag = std::fs::read(state.root.join(&i.path))
-        .map(|b| crate::postmortem::etag(&b))
-        .ok();
+    let etag = crate::postmortem::current(&state.root, i)
+        .ok()
+        .map(|c| c.etag);
     let mut value = incident_json(i, true);
     value["etag"] = serde_json::json!(etag);
     let mut response = Json(value).into_response();

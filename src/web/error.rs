@@ -15,6 +15,8 @@ pub enum WebError {
     /// The document changed since the version the edit was based on.
     Conflict {
         etag: String,
+        /// The current text of the document, for a form to show next to the user's.
+        current: String,
     },
     /// A PUT without `If-Match`.
     PreconditionRequired,
@@ -74,7 +76,7 @@ impl WebError {
         let mut body = serde_json::json!({ "error": self.message() });
         match &self {
             WebError::Invalid(problems) => body["problems"] = serde_json::json!(problems),
-            WebError::Conflict { etag } => body["etag"] = serde_json::json!(etag),
+            WebError::Conflict { etag, .. } => body["etag"] = serde_json::json!(etag),
             _ => {}
         }
         (self.status(), axum::Json(body)).into_response()

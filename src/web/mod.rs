@@ -5,6 +5,8 @@ mod api;
 mod assets;
 mod error;
 mod extract;
+mod form;
+mod guard;
 mod pages;
 mod state;
 mod stats;
