@@ -265,12 +265,10 @@ async fn save(
             Some(id) => postmortem::save_edit(&state.root, &snapshot.library, id, &draft, &etag),
         };
         let saved = result.map_err(|e| match e {
-            SaveError::Invalid(problems) => WebError::Invalid(problems),
-            SaveError::Conflict { etag, current } => WebError::Conflict { etag, current },
             SaveError::NotFound => {
                 WebError::NotFound(format!("incident `{}`", id.clone().unwrap_or_default()))
             }
-            SaveError::Io(e) => WebError::Internal(e.into()),
+            e => WebError::from(e),
         })?;
         if state.git_commit {
             let verb = if id.is_some() { "Update" } else { "Add" };
