@@ -14,6 +14,7 @@ use super::views::*;
 use super::{SearchParams, run_match, run_search};
 use crate::doc::markdown::{plain_text, section_markdown, to_html};
 use crate::doc::{Incident, IncidentSeverity, Runbook, Severity};
+use crate::format::{human_bytes, url_component};
 use crate::signature::draft::draft_runbook;
 use crate::signature::normalize::{clean, display};
 use crate::signature::{IncidentRef, Report};
@@ -216,7 +217,7 @@ fn match_page(snapshot: &Snapshot, report: &Report, paste: &[u8]) -> MatchPage {
             line: u.line,
             text: u.text.clone(),
             count: u.count,
-            draft_url: format!("/runbooks/draft?line={}", urlencode(&u.text)),
+            draft_url: format!("/runbooks/draft?line={}", url_component(&u.text)),
         })
         .collect();
     let shown = &paste[..paste.len().min(200_000)];
@@ -700,25 +701,4 @@ fn runbook_link(snapshot: &Snapshot, id: &str) -> Link {
             .runbook(id)
             .map_or_else(|| id.to_string(), |r| r.title.clone()),
     }
-}
-
-pub fn human_bytes(n: u64) -> String {
-    match n {
-        0..1_000 => format!("{n} B"),
-        1_000..1_000_000 => format!("{:.1} KB", n as f64 / 1e3),
-        _ => format!("{:.1} MB", n as f64 / 1e6),
-    }
-}
-
-pub fn urlencode(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() * 3);
-    for b in text.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
 }
