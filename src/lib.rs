@@ -6,6 +6,8 @@
 pub mod cli;
 pub mod doc;
 pub mod export;
+pub mod format;
+mod hash;
 pub mod library;
 mod par;
 pub mod postmortem;

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::doc::{Diagnostic, Incident, Runbook};
 use crate::signature::PatternCache;
@@ -286,19 +287,42 @@ impl Library {
 /// Writes through a temporary file in the same folder and a rename, so readers see the old file
 /// or the new one, never half of one.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
+    write_atomically_via(path.parent().unwrap_or(Path::new(".")), path, bytes)
+}
+
+/// [`write_atomically`] with the temporary file in `temp_dir`, which must be on the same file
+/// system as `path` (postmortems keep theirs out of `incidents/`, which the watcher sees).
+pub fn write_atomically_via(temp_dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = fs::File::create(&temp)?;
-        std::io::Write::write_all(&mut file, bytes)?;
-        file.sync_all()?;
-        fs::rename(&temp, path)
-    })();
+    let temp = write_temp(temp_dir, name, bytes)?;
+    let result = fs::rename(&temp, path);
     if result.is_err() {
         let _ = fs::remove_file(&temp);
     }
     result
+}
+
+/// Writes and syncs `bytes` to a new file in `dir`, named after `name`, that no other writer
+/// (thread or process) can be using; the caller renames or links it into place.
+pub fn write_temp(dir: &Path, name: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let path = dir.join(format!(".{name}.{}-{n}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)?;
+        std::io::Write::write_all(&mut file, bytes)?;
+        file.sync_all()
+    })();
+    match result {
+        Ok(()) => Ok(path),
+        Err(e) => {
+            let _ = fs::remove_file(&path);
+            Err(e)
+        }
+    }
 }
 
 fn suggest<'a>(id: &str, known: impl Iterator<Item = &'a String>) -> String {

@@ -8,7 +8,7 @@ mod save;
 mod stats;
 
 pub use prefill::{from_paste, timeline_rows_from_log};
-pub use save::{SaveError, Saved, commit_to_git, etag, save_edit, save_new};
+pub use save::{Current, SaveError, Saved, commit_to_git, current, etag, save_edit, save_new};
 pub use stats::{Durations, OpenAction, Stats, median, p90, stats};
 
 use std::collections::BTreeMap;

@@ -5,14 +5,15 @@
 //! files, whatever happens to the process.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
 
 use super::{Draft, Problem};
 use crate::doc::Incident;
-use crate::library::{CACHE_DIR, INCIDENTS, Library};
+use crate::library::{
+    CACHE_DIR, INCIDENTS, Library, MAX_DOCUMENT, write_atomically_via, write_temp,
+};
 
 /// Edits compare and replace under this lock: two writes never lose each other.
 static WRITES: Mutex<()> = Mutex::new(());
@@ -48,12 +49,24 @@ pub struct Saved {
 
 /// A strong validator of a file's content (FNV-1a, hex).
 pub fn etag(bytes: &[u8]) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("\"{hash:016x}\"")
+    format!("\"{:016x}\"", crate::hash::fnv1a(bytes))
+}
+
+/// An incident's file as it is now.
+#[derive(Debug, Clone)]
+pub struct Current {
+    pub text: String,
+    /// What an edit must send back (`If-Match`, the form's `etag`).
+    pub etag: String,
+}
+
+/// Reads the file of `incident` as it is on disk now, which may be newer than the library.
+pub fn current(root: &Path, incident: &Incident) -> std::io::Result<Current> {
+    let bytes = fs::read(root.join(&incident.path))?;
+    Ok(Current {
+        etag: etag(&bytes),
+        text: String::from_utf8_lossy(&bytes).into_owned(),
+    })
 }
 
 /// Saves a new incident. Its id is `<date>-<slug>`, with `-2`, `-3`, ... when taken, even by a
@@ -67,7 +80,7 @@ pub fn save_new(root: &Path, library: &Library, draft: &Draft) -> Result<Saved, 
     check_parses(&text)?;
     let dir = root.join(INCIDENTS);
     fs::create_dir_all(&dir)?;
-    let temp = write_temp(root, text.as_bytes())?;
+    let temp = write_temp(&temp_dir(root)?, "incident", text.as_bytes())?;
     let base = draft.base_id();
     let result = (|| {
         for n in 1..10_000 {
@@ -139,11 +152,7 @@ pub fn save_edit(
     }
     let text = draft.render();
     check_parses(&text)?;
-    let temp = write_temp(root, text.as_bytes())?;
-    if let Err(e) = fs::rename(&temp, &path) {
-        let _ = fs::remove_file(&temp);
-        return Err(e.into());
-    }
+    write_atomically_via(&temp_dir(root)?, &path, text.as_bytes())?;
     sync_dir(&root.join(INCIDENTS));
     Ok(Saved {
         id: id.to_string(),
@@ -153,8 +162,19 @@ pub fn save_edit(
     })
 }
 
-/// What lore writes, lore must read back without a problem.
+/// What lore writes, lore must read back without a problem: a file the library would refuse
+/// (over its size limit, or not parsing) is not written at all.
 fn check_parses(text: &str) -> Result<(), SaveError> {
+    if text.len() as u64 > MAX_DOCUMENT {
+        return Err(SaveError::Invalid(vec![Problem {
+            field: "body".into(),
+            message: format!(
+                "the postmortem would be {} bytes; documents are limited to {} MiB, so shorten the body (link to long logs instead of pasting them)",
+                text.len(),
+                MAX_DOCUMENT >> 20
+            ),
+        }]));
+    }
     let (incident, problems) = Incident::parse(Path::new("incidents/check.md"), text);
     let errors: Vec<Problem> = problems
         .into_iter()
@@ -170,20 +190,12 @@ fn check_parses(text: &str) -> Result<(), SaveError> {
     Ok(())
 }
 
-/// Writes and syncs `bytes` to a new file in `<root>/.lore/tmp/` (same file system as the root).
-fn write_temp(root: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
+/// `<root>/.lore/tmp/`, where postmortems are written before they are linked or renamed into
+/// `incidents/` (same file system as the root, out of the watcher's sight).
+fn temp_dir(root: &Path) -> std::io::Result<PathBuf> {
     let dir = root.join(CACHE_DIR).join("tmp");
     fs::create_dir_all(&dir)?;
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path = dir.join(format!("incident-{}-{n}.tmp", std::process::id()));
-    let mut file = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path)?;
-    file.write_all(bytes)?;
-    file.sync_all()?;
-    Ok(path)
+    Ok(dir)
 }
 
 /// Makes a rename or link durable: best effort (not every file system supports it).

@@ -257,7 +257,11 @@ impl SearchIndex {
         std::fs::create_dir_all(dir).map_err(io)?;
         let (schema, fields) = schema();
         let index = Index::create_in_dir(dir, schema)?;
-        std::fs::write(dir.join(VERSION_FILE), SCHEMA_VERSION.to_string()).map_err(io)?;
+        library::write_atomically(
+            &dir.join(VERSION_FILE),
+            SCHEMA_VERSION.to_string().as_bytes(),
+        )
+        .map_err(io)?;
         SearchIndex::from_index(index, fields, Some(dir.to_path_buf()), Some(reason))
     }
 

@@ -1,17 +1,16 @@
 //! The JSON API (DESIGN §5-6): match, search, runbooks, incidents, health.
 
 use axum::Json;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::extract::{Query, State};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 use super::error::{ApiError, WebError};
+use super::extract::{Body, Id};
 use super::state::AppState;
-use super::{MAX_PASTE, SearchParams, run_match, run_search};
-use crate::doc::{ActionItem, Example, Incident, Runbook, is_valid_id};
+use super::{SearchParams, run_match, run_search};
+use crate::doc::{ActionItem, Example, Incident, Runbook};
 use crate::signature::IncidentRef;
 
 #[derive(Deserialize)]
@@ -30,28 +29,16 @@ struct MatchJson {
 pub async fn match_log(
     State(state): State<AppState>,
     Query(params): Query<MatchParams>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    body: Body<ApiError>,
 ) -> Result<Response, ApiError> {
-    let body = body.map_err(|e| match e.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => WebError::TooLarge,
-        _ => WebError::BadRequest("the request body could not be read".into()),
-    })?;
-    let is_json = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    let (text, top) = if is_json {
-        let parsed: MatchJson = serde_json::from_slice(&body).map_err(|e| {
+    let (text, top) = if body.content_type().starts_with("application/json") {
+        let parsed: MatchJson = serde_json::from_slice(&body.bytes).map_err(|e| {
             WebError::BadRequest(format!("expected JSON like {{\"text\": \"...\"}}: {e}"))
         })?;
         (parsed.text.into_bytes(), parsed.top.or(params.top))
     } else {
-        (body.to_vec(), params.top)
+        (body.bytes.to_vec(), params.top)
     };
-    if text.len() > MAX_PASTE {
-        return Err(WebError::TooLarge.into());
-    }
     let snapshot = state.snapshot();
     let (report, _) = run_match(&snapshot, text, top).await?;
     Ok(Json(report).into_response())
@@ -119,13 +106,13 @@ struct SignatureJson<'a> {
 
 pub async fn runbook(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    id: Id<Runbook, ApiError>,
 ) -> Result<Response, ApiError> {
     let snapshot = state.snapshot();
-    let r = Some(id.as_str())
-        .filter(|id| is_valid_id(id))
-        .and_then(|id| snapshot.library.runbook(id))
-        .ok_or_else(|| WebError::NotFound(format!("runbook `{id}`")))?;
+    let r = snapshot
+        .library
+        .runbook(id.as_str())
+        .ok_or_else(|| id.not_found())?;
     let signatures: Vec<SignatureJson<'_>> = r
         .signatures
         .iter()
@@ -200,17 +187,17 @@ pub async fn incidents(State(state): State<AppState>) -> Response {
 
 pub async fn incident(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    id: Id<Incident, ApiError>,
 ) -> Result<Response, ApiError> {
     let snapshot = state.snapshot();
-    let i = Some(id.as_str())
-        .filter(|id| is_valid_id(id))
-        .and_then(|id| snapshot.library.incident(id))
-        .ok_or_else(|| WebError::NotFound(format!("incident `{id}`")))?;
+    let i = snapshot
+        .library
+        .incident(id.as_str())
+        .ok_or_else(|| id.not_found())?;
     // The etag of the file as it is now: what a PUT must send back in If-Match.
-    let etag = std::fs::read(state.root.join(&i.path))
-        .map(|b| crate::postmortem::etag(&b))
-        .ok();
+    let etag = crate::postmortem::current(&state.root, i)
+        .ok()
+        .map(|c| c.etag);
     let mut value = incident_json(i, true);
     value["etag"] = serde_json::json!(etag);
     let mut response = Json(value).into_response();

@@ -7,6 +7,8 @@ use axum::extract::Path;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
+use crate::hash::{fnv1a, fnv1a_extend};
+
 struct Asset {
     name: &'static str,
     body: &'static [u8],
@@ -33,14 +35,10 @@ const ASSETS: &[Asset] = &[
 
 /// A short hash of all assets, appended to their URLs.
 static VERSION: LazyLock<String> = LazyLock::new(|| {
-    // FNV-1a: stable across builds and platforms.
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for asset in ASSETS {
-        for &b in asset.body {
-            hash ^= u64::from(b);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
+    // Stable across builds and platforms.
+    let hash = ASSETS
+        .iter()
+        .fold(fnv1a(b""), |hash, asset| fnv1a_extend(hash, asset.body));
     format!("{:08x}", hash as u32)
 });
 

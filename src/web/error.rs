@@ -15,6 +15,8 @@ pub enum WebError {
     /// The document changed since the version the edit was based on.
     Conflict {
         etag: String,
+        /// The current text of the document, for a form to show next to the user's.
+        current: String,
     },
     /// A PUT without `If-Match`.
     PreconditionRequired,
@@ -53,7 +55,7 @@ impl WebError {
                 "send If-Match with the etag of the version you edited (GET it first)".to_string()
             }
             WebError::TooLarge => format!(
-                "the paste is larger than {} MiB; send the end of the log instead, e.g. `dmesg | tail -c 30000000`",
+                "the request body is larger than {} MiB, the most lore accepts; for a log, send its end instead, e.g. `dmesg | tail -c 30000000`",
                 super::MAX_PASTE >> 20
             ),
             WebError::Internal(_) => {
@@ -74,7 +76,7 @@ impl WebError {
         let mut body = serde_json::json!({ "error": self.message() });
         match &self {
             WebError::Invalid(problems) => body["problems"] = serde_json::json!(problems),
-            WebError::Conflict { etag } => body["etag"] = serde_json::json!(etag),
+            WebError::Conflict { etag, .. } => body["etag"] = serde_json::json!(etag),
             _ => {}
         }
         (self.status(), axum::Json(body)).into_response()
@@ -89,9 +91,41 @@ impl WebError {
     }
 }
 
-impl<E: Into<anyhow::Error>> From<E> for WebError {
-    fn from(e: E) -> WebError {
+// Only the failures a handler can meet convert with `?`, each into what it means for the client;
+// anything else must be mapped where it happens, never turned into a 500 by accident.
+
+/// A blocking task (matching, search, a save) panicked or was cancelled: a bug, logged.
+impl From<tokio::task::JoinError> for WebError {
+    fn from(e: tokio::task::JoinError) -> WebError {
         WebError::Internal(e.into())
+    }
+}
+
+/// The library root could not be read while reloading after a save.
+impl From<crate::library::LibraryError> for WebError {
+    fn from(e: crate::library::LibraryError) -> WebError {
+        WebError::Internal(e.into())
+    }
+}
+
+/// The search index failed (busy, or broken): not the user's doing.
+impl From<crate::search::SearchError> for WebError {
+    fn from(e: crate::search::SearchError) -> WebError {
+        WebError::Internal(e.into())
+    }
+}
+
+/// A save that did not happen, as the client should hear it: problems are 422, a stale etag 412.
+/// `NotFound` carries no id; a handler that knows it maps that case itself.
+impl From<crate::postmortem::SaveError> for WebError {
+    fn from(e: crate::postmortem::SaveError) -> WebError {
+        use crate::postmortem::SaveError;
+        match e {
+            SaveError::Invalid(problems) => WebError::Invalid(problems),
+            SaveError::Conflict { current, etag } => WebError::Conflict { etag, current },
+            SaveError::NotFound => WebError::NotFound("the incident".into()),
+            SaveError::Io(e) => WebError::Internal(e.into()),
+        }
     }
 }
 

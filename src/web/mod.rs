@@ -4,6 +4,9 @@
 mod api;
 mod assets;
 mod error;
+mod extract;
+mod form;
+mod guard;
 mod pages;
 mod state;
 mod stats;
@@ -35,7 +38,7 @@ pub(crate) struct SearchParams {
     kind: Option<String>,
 }
 
-/// Largest paste accepted (DESIGN §6).
+/// Largest request body accepted, on every route (DESIGN §6): a paste, a form, a postmortem.
 pub const MAX_PASTE: usize = 32 << 20;
 
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
@@ -73,8 +76,8 @@ pub fn router(state: AppState) -> Router {
         .nest("/api", api)
         .fallback(pages::not_found)
         .with_state(state)
-        // Form encoding can triple a paste's size; handlers enforce MAX_PASTE on the text itself.
-        .layer(DefaultBodyLimit::max(MAX_PASTE * 3))
+        // Every body is read through `extract::Body`, which answers 413 beyond this.
+        .layer(DefaultBodyLimit::max(MAX_PASTE))
         .layer(CompressionLayer::new())
         .layer(SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,

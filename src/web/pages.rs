@@ -2,20 +2,19 @@
 
 use std::collections::BTreeMap;
 
-use axum::Form;
-use axum::extract::rejection::FormRejection;
-use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::extract::{Query, State};
 use axum::response::Response;
 use chrono::{DateTime, FixedOffset, Local, TimeDelta};
 use serde::Deserialize;
 
 use super::error::{PageError, WebError};
+use super::extract::{Body, Id};
 use super::state::{AppState, Snapshot};
 use super::views::*;
-use super::{MAX_PASTE, SearchParams, run_match, run_search};
+use super::{SearchParams, run_match, run_search};
 use crate::doc::markdown::{plain_text, section_markdown, to_html};
-use crate::doc::{Incident, IncidentSeverity, Runbook, Severity, is_valid_id};
+use crate::doc::{Incident, IncidentSeverity, Runbook, Severity};
+use crate::format::{human_bytes, url_component};
 use crate::signature::draft::draft_runbook;
 use crate::signature::normalize::{clean, display};
 use crate::signature::{IncidentRef, Report};
@@ -94,17 +93,11 @@ pub struct PasteForm {
 
 pub async fn match_paste(
     State(state): State<AppState>,
-    form: Result<Form<PasteForm>, FormRejection>,
+    body: Body<PageError>,
 ) -> Result<Response, PageError> {
-    let Form(form) = form.map_err(|e| match e.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => WebError::TooLarge,
-        _ => WebError::BadRequest(
-            "the form could not be read; paste the log into the text box".into(),
-        ),
+    let form: PasteForm = body.form().map_err(|_| {
+        WebError::BadRequest("the form could not be read; paste the log into the text box".into())
     })?;
-    if form.text.len() > MAX_PASTE {
-        return Err(WebError::TooLarge.into());
-    }
     let snapshot = state.snapshot();
     let text = form.text;
     let (report, text) = run_match(&snapshot, text.into_bytes(), None).await?;
@@ -224,7 +217,7 @@ fn match_page(snapshot: &Snapshot, report: &Report, paste: &[u8]) -> MatchPage {
             line: u.line,
             text: u.text.clone(),
             count: u.count,
-            draft_url: format!("/runbooks/draft?line={}", urlencode(&u.text)),
+            draft_url: format!("/runbooks/draft?line={}", url_component(&u.text)),
         })
         .collect();
     let shown = &paste[..paste.len().min(200_000)];
@@ -411,12 +404,13 @@ fn tag_counts(snapshot: &Snapshot, selected: Option<&str>, limit: usize) -> Vec<
 
 pub async fn runbook(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    id: Id<Runbook, PageError>,
 ) -> Result<Response, PageError> {
     let snapshot = state.snapshot();
-    let runbook = valid(&id)
-        .and_then(|id| snapshot.library.runbook(id))
-        .ok_or_else(|| WebError::NotFound(format!("runbook `{id}`")))?;
+    let runbook = snapshot
+        .library
+        .runbook(id.as_str())
+        .ok_or_else(|| id.not_found())?;
     let body = &runbook.body;
     let mut layout = Layout::new(runbook.title.clone(), "runbooks");
     layout.read_only = state.read_only;
@@ -571,12 +565,13 @@ pub fn duration(d: TimeDelta) -> String {
 
 pub async fn incident(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    id: Id<Incident, PageError>,
 ) -> Result<Response, PageError> {
     let snapshot = state.snapshot();
-    let incident = valid(&id)
-        .and_then(|id| snapshot.library.incident(id))
-        .ok_or_else(|| WebError::NotFound(format!("incident `{id}`")))?;
+    let incident = snapshot
+        .library
+        .incident(id.as_str())
+        .ok_or_else(|| id.not_found())?;
     let body = &incident.body;
     let start = incident.started_at;
     let time = |label: &str, at: Option<DateTime<FixedOffset>>| {
@@ -648,7 +643,7 @@ pub async fn incident(
 
 pub async fn tag(
     State(state): State<AppState>,
-    Path(tag): Path<String>,
+    axum::extract::Path(tag): axum::extract::Path<String>,
 ) -> Result<Response, PageError> {
     let snapshot = state.snapshot();
     let tag = tag.to_lowercase();
@@ -706,30 +701,4 @@ fn runbook_link(snapshot: &Snapshot, id: &str) -> Link {
             .runbook(id)
             .map_or_else(|| id.to_string(), |r| r.title.clone()),
     }
-}
-
-/// Ids are file names and URL segments: anything else (`..`, `%2F`) is simply not there.
-fn valid(id: &str) -> Option<&str> {
-    is_valid_id(id).then_some(id)
-}
-
-pub fn human_bytes(n: u64) -> String {
-    match n {
-        0..1_000 => format!("{n} B"),
-        1_000..1_000_000 => format!("{:.1} KB", n as f64 / 1e3),
-        _ => format!("{:.1} MB", n as f64 / 1e6),
-    }
-}
-
-pub fn urlencode(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() * 3);
-    for b in text.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
 use crate::doc::markdown::to_html;
-use crate::library::{CACHE_DIR, Library};
+use crate::library::{CACHE_DIR, Library, LibraryError};
 use crate::search::SearchIndex;
 use crate::signature::Matcher;
 
@@ -22,13 +22,13 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    pub fn build(root: &Path) -> anyhow::Result<Snapshot> {
+    pub fn build(root: &Path) -> Result<Snapshot, LibraryError> {
         Ok(Snapshot::from_library(Library::load(root)?, None))
     }
 
     /// The snapshot after a change on disk: only files that changed (or are named in `changed`)
     /// are read again, and only documents whose text changed are rendered again.
-    pub fn rebuild(&self, changed: &[String]) -> anyhow::Result<Snapshot> {
+    pub fn rebuild(&self, changed: &[String]) -> Result<Snapshot, LibraryError> {
         Ok(Snapshot::from_library(
             self.library.reload(changed)?,
             Some(self),
@@ -136,7 +136,7 @@ impl AppState {
     /// Re-reads what changed in the library (the files named, and any whose size, time or inode
     /// moved) and brings the index up to date with the files named, or all of them. Returns how
     /// many files were read again.
-    pub fn reload(&self, files: Option<&[String]>) -> anyhow::Result<usize> {
+    pub fn reload(&self, files: Option<&[String]>) -> Result<usize, LibraryError> {
         let _one_at_a_time = self.reloading.lock().unwrap_or_else(|e| e.into_inner());
         let snapshot = self.snapshot().rebuild(files.unwrap_or(&[]))?;
         let read = snapshot.library.files_read();

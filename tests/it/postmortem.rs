@@ -400,6 +400,96 @@ async fn csrf_token_and_read_only() {
     assert_eq!(reply.status, StatusCode::FORBIDDEN);
 }
 
+/// With `LORE_TOKEN` set, `POST /incidents/new` swallowed every refusal of the write check so the
+/// form could be shown without the token, a cross-site one included; and the preview ran the
+/// check on a doctored copy of the state. Each now says which checks apply to it.
+#[tokio::test]
+async fn prefill_and_preview_refuse_cross_site_requests_whatever_the_token() {
+    let root = good_root();
+    let mut state = AppState::load(root.path(), false).unwrap();
+    state.token = Some(Arc::from("s3cret"));
+    let app = router(state);
+    let request = |uri: &str, content_type: &str, body: &str, origin: &str| {
+        Request::post(uri)
+            .header(header::CONTENT_TYPE, content_type)
+            .header(header::HOST, "lore.test")
+            .header(header::ORIGIN, origin)
+            .body(Body::from(body.to_string()))
+            .unwrap()
+    };
+    let form_type = "application/x-www-form-urlencoded";
+    let reply = call(
+        &app,
+        request(
+            "/incidents/new",
+            form_type,
+            "paste=x",
+            "http://evil.example",
+        ),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::FORBIDDEN, "{}", reply.body);
+    let reply = call(
+        &app,
+        request("/incidents/new", form_type, "paste=x", "http://lore.test"),
+    )
+    .await;
+    assert_eq!(
+        reply.status,
+        StatusCode::OK,
+        "no token needed to see the form"
+    );
+    let preview = r#"{"body": "hello"}"#;
+    let reply = call(
+        &app,
+        request(
+            "/api/preview",
+            "application/json",
+            preview,
+            "http://evil.example",
+        ),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::FORBIDDEN);
+    let reply = call(
+        &app,
+        request(
+            "/api/preview",
+            "application/json",
+            preview,
+            "http://lore.test",
+        ),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "no token needed to preview");
+    let read_only = router(AppState::load(root.path(), true).unwrap());
+    let reply = call(
+        &read_only,
+        request(
+            "/api/preview",
+            "application/json",
+            preview,
+            "http://lore.test",
+        ),
+    )
+    .await;
+    assert_eq!(
+        reply.status,
+        StatusCode::OK,
+        "previews work on a read-only server"
+    );
+    let reply = call(
+        &read_only,
+        request("/incidents/new", form_type, "paste=x", "http://lore.test"),
+    )
+    .await;
+    assert_eq!(
+        reply.status,
+        StatusCode::FORBIDDEN,
+        "no form on a read-only server"
+    );
+}
+
 #[tokio::test]
 async fn unknown_keys_survive_a_form_edit() {
     let root = good_root();

@@ -260,6 +260,114 @@ async fn pastes_over_32_mib_get_413_with_a_reason() {
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
 }
 
+/// Every route that takes a body refused an oversized one differently (400, 422, even 200):
+/// now each answers 413 and names the limit, and nothing is written.
+#[tokio::test]
+async fn every_body_over_32_mib_is_413_naming_the_limit() {
+    let root = fixture();
+    let app = router(state(&root));
+    let filler = "x".repeat(33 << 20);
+    let form = axum::body::Bytes::from(format!("title=big&text=a&paste=a&body={filler}"));
+    let json = axum::body::Bytes::from(format!("{{\"title\": \"big\", \"body\": \"{filler}\"}}"));
+    let raw = axum::body::Bytes::from(filler);
+    let form_type = "application/x-www-form-urlencoded";
+    let routes = [
+        ("POST", "/match", form_type, &form),
+        ("POST", "/api/match", "text/plain", &raw),
+        ("POST", "/api/match", "application/json", &json),
+        ("POST", "/incidents", form_type, &form),
+        ("POST", "/incidents/new", form_type, &form),
+        ("POST", "/incidents/2026-04-03-mismatch", form_type, &form),
+        ("POST", "/api/incidents", "application/json", &json),
+        (
+            "PUT",
+            "/api/incidents/2026-04-03-mismatch",
+            "application/json",
+            &json,
+        ),
+        ("POST", "/api/preview", "application/json", &json),
+    ];
+    let before = std::fs::read_dir(root.path().join("incidents"))
+        .unwrap()
+        .count();
+    for (method, uri, content_type, body) in routes {
+        let request = Request::builder()
+            .method(method)
+            .uri(uri)
+            .header(header::CONTENT_TYPE, content_type)
+            .header(header::HOST, "lore.test")
+            .header(header::IF_MATCH, "*")
+            .body(Body::from(body.clone()))
+            .unwrap();
+        let (status, _, reply) = send(&app, request).await;
+        assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{method} {uri}");
+        assert!(
+            reply.contains("larger than 32 MiB"),
+            "{method} {uri}: {reply}"
+        );
+    }
+    let after = std::fs::read_dir(root.path().join("incidents"))
+        .unwrap()
+        .count();
+    assert_eq!(before, after, "nothing was written");
+}
+
+/// A postmortem over the library's 4 MiB document limit used to be saved and then never
+/// loaded (404 afterwards): now it is refused with 422 before anything is written.
+#[tokio::test]
+async fn a_postmortem_over_the_document_limit_is_422_and_not_written() {
+    let root = fixture();
+    let app = router(state(&root));
+    let path = root.path().join("incidents/2026-04-03-mismatch.md");
+    let original = std::fs::read(&path).unwrap();
+    let body = "word ".repeat((4 << 20) / 5 + 10);
+    let json = serde_json::json!({"title": "too long", "body": body}).to_string();
+    let form = format!("title=too+long&body={}", body.replace(' ', "+"));
+    let requests = [
+        ("POST", "/api/incidents", "application/json", json.clone()),
+        (
+            "PUT",
+            "/api/incidents/2026-04-03-mismatch",
+            "application/json",
+            json,
+        ),
+        (
+            "POST",
+            "/incidents",
+            "application/x-www-form-urlencoded",
+            form.clone(),
+        ),
+        (
+            "POST",
+            "/incidents/2026-04-03-mismatch",
+            "application/x-www-form-urlencoded",
+            format!("{form}&etag=*"),
+        ),
+    ];
+    for (method, uri, content_type, body) in requests {
+        let request = Request::builder()
+            .method(method)
+            .uri(uri)
+            .header(header::CONTENT_TYPE, content_type)
+            .header(header::HOST, "lore.test")
+            .header(header::IF_MATCH, "*")
+            .body(Body::from(body))
+            .unwrap();
+        let (status, _, reply) = send(&app, request).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{method} {uri}");
+        assert!(reply.contains("4 MiB"), "{method} {uri}");
+    }
+    let names: Vec<_> = std::fs::read_dir(root.path().join("incidents"))
+        .unwrap()
+        .collect();
+    assert_eq!(names.len(), 1, "no new file");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        original,
+        "the edit wrote nothing"
+    );
+}
+
 #[tokio::test]
 async fn api_search_and_lists() {
     let app = router(state(&fixture()));
