@@ -43,9 +43,9 @@ fn main() {
         write_generated(root.path(), &rust_patterns[..generated]);
         let started = Instant::now();
         let library = Library::load(root.path()).expect("library");
-        let matcher = Matcher::new(&library);
+        let matcher = library.matcher();
         let setup = started.elapsed();
-        let total = matcher.engine.sigs.len();
+        let total = matcher.signature_count();
         let mut best = Duration::MAX;
         let mut found = 0;
         for _ in 0..RUNS {

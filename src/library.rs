@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::doc::{Diagnostic, Incident, Runbook};
-use crate::signature::PatternCache;
+use crate::signature::{Matcher, PatternCache};
 
 /// Documents larger than this are refused (a runbook is a page of text, not a log dump).
 pub const MAX_DOCUMENT: u64 = 4 << 20;
@@ -29,8 +29,6 @@ pub struct Library {
     pub runbooks: Vec<Runbook>,
     pub incidents: Vec<Incident>,
     pub diagnostics: Vec<Diagnostic>,
-    /// Pattern analyses from the last run (`.lore/patterns.cache`), to start faster.
-    pub pattern_cache: PatternCache,
     /// What each file parsed to, by path relative to the root, so that a reload re-reads only
     /// the files that changed.
     files: HashMap<String, Parsed>,
@@ -161,9 +159,6 @@ impl Library {
         let mut library = Library::from_documents(root, runbooks, incidents, diagnostics);
         library.files = files;
         library.read = fresh.len();
-        library.pattern_cache = fs::read(root.join(CACHE_DIR).join(PATTERN_CACHE))
-            .map(|bytes| PatternCache::parse(&bytes))
-            .unwrap_or_default();
         Ok(library)
     }
 
@@ -249,22 +244,26 @@ impl Library {
             runbooks,
             incidents,
             diagnostics,
-            pattern_cache: PatternCache::default(),
             files: HashMap::new(),
             read: 0,
         }
     }
 
-    /// Stores pattern analyses for the next start-up, if there is anything new. A cache that
-    /// cannot be written (a read-only checkout) only costs speed, so errors are returned for
-    /// logging, never fatal.
-    pub fn save_pattern_cache(&self, cache: &PatternCache) -> std::io::Result<()> {
-        if !cache.is_dirty() {
-            return Ok(());
+    /// The matcher of this library's signatures. The pattern analyses of the last run are read
+    /// from `.lore/patterns.cache` (start-up skips parsing the patterns it has seen) and stored
+    /// again when there is anything new; a cache that cannot be read or written (a read-only
+    /// checkout) only costs speed.
+    pub fn matcher(&self) -> Matcher {
+        let path = self.root.join(CACHE_DIR).join(PATTERN_CACHE);
+        let cache = fs::read(&path)
+            .map(|bytes| PatternCache::parse(&bytes))
+            .unwrap_or_default();
+        let matcher = Matcher::new(&self.runbooks, &self.incidents, &cache);
+        if matcher.pattern_cache().is_dirty() {
+            let _ = fs::create_dir_all(self.root.join(CACHE_DIR))
+                .and_then(|()| write_atomically(&path, &matcher.pattern_cache().to_bytes()));
         }
-        let dir = self.root.join(CACHE_DIR);
-        fs::create_dir_all(&dir)?;
-        write_atomically(&dir.join(PATTERN_CACHE), &cache.to_bytes())
+        matcher
     }
 
     /// How many problems made files or parts of them unusable (warnings not counted).

@@ -10,7 +10,7 @@ use std::time::Instant;
 use anyhow::Context;
 
 use super::output::{self, Style, human_bytes};
-use crate::signature::{Matcher, Report};
+use crate::signature::Report;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -27,9 +27,7 @@ pub struct Args {
 pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let library = super::load_library(root)?;
-    let matcher = Matcher::new(&library);
-    // Only a cost to the next start-up if it fails (e.g. a read-only checkout).
-    let _ = library.save_pattern_cache(&matcher.engine.cache);
+    let matcher = library.matcher();
     let mut scanner = matcher.scanner();
     // Reading runs on a thread of its own, so the kernel's copying overlaps the scan.
     let (pieces, name) = match args.file.as_deref() {

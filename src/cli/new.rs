@@ -10,7 +10,6 @@ use anyhow::Context;
 use super::output;
 use crate::library::Library;
 use crate::postmortem::{self, Draft, SaveError};
-use crate::signature::Matcher;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -63,7 +62,7 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
                 bytes =
                     std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
             }
-            let matcher = Matcher::new(&library);
+            let matcher = library.matcher();
             let report = matcher.match_bytes(&bytes, None);
             postmortem::from_paste(&bytes, &report)
         }

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use super::output::Style;
-use crate::signature::{Alert, Follower, Matcher};
+use crate::signature::{Alert, Follower};
 
 /// How often a followed file is checked for new lines.
 const POLL: Duration = Duration::from_millis(250);
@@ -37,8 +37,7 @@ pub struct Args {
 
 pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let library = super::load_library(root)?;
-    let matcher = Matcher::new(&library);
-    let _ = library.save_pattern_cache(&matcher.engine.cache);
+    let matcher = library.matcher();
     let mut follower = Follower::new(&matcher, Duration::from_secs(args.window));
     let mut printer = Printer {
         json: args.json,

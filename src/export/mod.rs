@@ -13,7 +13,7 @@ pub mod sigma_regex;
 
 use std::fmt;
 
-use regex_syntax::ast::{self, Ast, ClassSetItem, Visitor};
+use regex_syntax::ast::{self, Ast, Visitor};
 
 use crate::doc::{Runbook, SignatureSpec};
 use crate::signature::portable;
@@ -196,156 +196,21 @@ pub(crate) fn parse_portable(pattern: &str) -> Result<Ast, String> {
     regex_syntax::hir::translate::Translator::new()
         .translate(pattern, &ast)
         .map_err(|e| format!("pattern does not compile: {}", e.kind()))?;
-    portable::check_ast(pattern, &ast)
-        .map_err(|why| format!("pattern uses syntax outside the portable subset: {why}"))?;
+    portable::check_ast(pattern, &ast).map_err(|why| {
+        if why.starts_with("RE2 lacks") {
+            why
+        } else {
+            format!("pattern uses syntax outside the portable subset: {why}")
+        }
+    })?;
     Ok(ast)
 }
 
 /// The syntax tree of `pattern` if an RE2 engine (node-problem-detector, Loki) runs it as lore
-/// does, else why not.
+/// does, else why not. The portable subset is RE2's (`signature::portable`), so this is
+/// [`parse_portable`]: a pattern `lore check` accepts is never dropped here.
 pub(crate) fn parse_re2(pattern: &str) -> Result<Ast, String> {
-    let ast = parse_portable(pattern)?;
-    re2_problem(&ast).map_err(|why| format!("RE2 lacks {why}"))?;
-    Ok(ast)
-}
-
-/// RE2's largest repetition count (`{n,m}` with n or m above it does not compile).
-const RE2_MAX_REPEAT: u32 = 1000;
-
-/// Unicode classes RE2 knows, by their exact names: the general categories and common scripts
-/// (Rust also accepts long and loosely spelled names, which RE2 refuses).
-const RE2_UNICODE_NAMES: &[&str] = &[
-    "Any",
-    "C",
-    "Cc",
-    "Cf",
-    "Co",
-    "Cs",
-    "L",
-    "Ll",
-    "Lm",
-    "Lo",
-    "Lt",
-    "Lu",
-    "M",
-    "Mc",
-    "Me",
-    "Mn",
-    "N",
-    "Nd",
-    "Nl",
-    "No",
-    "P",
-    "Pc",
-    "Pd",
-    "Pe",
-    "Pf",
-    "Pi",
-    "Po",
-    "Ps",
-    "S",
-    "Sc",
-    "Sk",
-    "Sm",
-    "So",
-    "Z",
-    "Zl",
-    "Zp",
-    "Zs",
-    "Arabic",
-    "Armenian",
-    "Bengali",
-    "Bopomofo",
-    "Common",
-    "Cyrillic",
-    "Devanagari",
-    "Ethiopic",
-    "Georgian",
-    "Greek",
-    "Gujarati",
-    "Gurmukhi",
-    "Han",
-    "Hangul",
-    "Hebrew",
-    "Hiragana",
-    "Inherited",
-    "Kannada",
-    "Katakana",
-    "Khmer",
-    "Lao",
-    "Latin",
-    "Malayalam",
-    "Mongolian",
-    "Myanmar",
-    "Oriya",
-    "Sinhala",
-    "Tamil",
-    "Telugu",
-    "Thaana",
-    "Thai",
-    "Tibetan",
-];
-
-/// Whether RE2 (node-problem-detector's and Loki's Go `regexp`) runs `pattern` as Rust does:
-/// `Err` says what it lacks. Patterns are already in the portable subset; this catches what
-/// still differs (Unicode class names, repetition counts).
-pub fn re2_problem(ast: &Ast) -> Result<(), String> {
-    ast::visit(ast, Re2)
-}
-
-struct Re2;
-
-impl Visitor for Re2 {
-    type Output = ();
-    type Err = String;
-
-    fn finish(self) -> Result<(), String> {
-        Ok(())
-    }
-
-    fn visit_pre(&mut self, ast: &Ast) -> Result<(), String> {
-        match ast {
-            Ast::Repetition(rep) => {
-                if let ast::RepetitionKind::Range(range) = &rep.op.kind {
-                    let (ast::RepetitionRange::Exactly(n)
-                    | ast::RepetitionRange::AtLeast(n)
-                    | ast::RepetitionRange::Bounded(_, n)) = *range;
-                    if n > RE2_MAX_REPEAT {
-                        return Err(format!(
-                            "repetition count {n} (RE2 allows at most {RE2_MAX_REPEAT})"
-                        ));
-                    }
-                }
-                Ok(())
-            }
-            Ast::ClassUnicode(class) => re2_unicode(class),
-            _ => Ok(()),
-        }
-    }
-
-    fn visit_class_set_item_pre(&mut self, item: &ClassSetItem) -> Result<(), String> {
-        match item {
-            ClassSetItem::Unicode(class) => re2_unicode(class),
-            _ => Ok(()),
-        }
-    }
-}
-
-fn re2_unicode(class: &ast::ClassUnicode) -> Result<(), String> {
-    let name = match &class.kind {
-        ast::ClassUnicodeKind::OneLetter(c) => c.to_string(),
-        ast::ClassUnicodeKind::Named(name) => name.clone(),
-        ast::ClassUnicodeKind::NamedValue { .. } => {
-            return Err("Unicode property values (`\\p{name=value}`)".into());
-        }
-    };
-    if RE2_UNICODE_NAMES.contains(&name.as_str()) {
-        Ok(())
-    } else {
-        Err(format!(
-            "Unicode class `\\p{{{name}}}` (RE2 knows general categories and scripts by their exact short names)"
-        ))
-    }
+    parse_portable(pattern)
 }
 
 /// Whether the pattern has `^` or `$` (which, without the `m` flag, mean the start and end of
@@ -387,32 +252,6 @@ mod tests {
             ("a--b", "AB"),
         ] {
             assert_eq!(camel_case(id), expect, "{id}");
-        }
-    }
-
-    fn re2(pattern: &str) -> Result<(), String> {
-        re2_problem(&ast::parse::Parser::new().parse(pattern).unwrap())
-    }
-
-    #[test]
-    fn re2_refuses_what_it_lacks() {
-        for ok in [
-            r"\pL+",
-            r"\p{Greek}",
-            r"[\p{Lu}\d]",
-            r"a{2,1000}",
-            r"(?i)x\b",
-        ] {
-            assert_eq!(re2(ok), Ok(()), "{ok}");
-        }
-        for bad in [
-            r"\p{Letter}",
-            r"\p{greek}",
-            r"[\p{Alphabetic}]",
-            r"a{1001}",
-            r"a{2,}b{0,5000}",
-        ] {
-            assert!(re2(bad).is_err(), "{bad} should be refused");
         }
     }
 

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::sigma_regex::{SigmaRegex, to_sigma};
 use super::{Export, ExportError, File, Format, Options, Skips, parse_portable, runbook_url};
 use crate::doc::{Runbook, Severity, SignatureSpec};
-use crate::signature::normalize::{clean, match_text};
+use crate::signature::normalize;
 
 #[derive(Serialize)]
 struct Rule {
@@ -159,8 +159,7 @@ fn same_verdicts(sig: &SignatureSpec, regex: &SigmaRegex) -> Result<(), String> 
         .chain(sig.counterexamples.iter().map(String::as_str));
     for text in texts {
         for raw in text.lines() {
-            let cleaned = clean(raw.as_bytes());
-            let message = match_text(&cleaned);
+            let message = normalize::line(raw.as_bytes()).text;
             for segment in message.split('\n') {
                 if original.is_match(segment) != rewritten.is_match(segment) {
                     return Err(format!(

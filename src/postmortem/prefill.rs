@@ -10,7 +10,7 @@ use regex::Regex;
 use super::{Draft, TimelineRow};
 use crate::doc::Severity;
 use crate::signature::Report;
-use crate::signature::normalize::{clean, match_text};
+use crate::signature::normalize;
 
 /// A paste larger than this keeps only the lines around what matched.
 const MAX_LOG: usize = 256 << 10;
@@ -110,7 +110,7 @@ pub fn timeline_rows_from_log(lines: &[(u64, String)], year: i32) -> Vec<Timelin
             (Some(When::Uptime(up)), None) => format!("+{up:.1} s after boot"),
             (None, _) => continue,
         };
-        let message = match_text(&clean(line.as_bytes())).into_owned();
+        let message = normalize::line(line.as_bytes()).text;
         let text: String = message.trim().chars().take(200).collect();
         if !rows
             .iter()

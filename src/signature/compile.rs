@@ -10,7 +10,7 @@ use super::cache::PatternCache;
 use super::literal::required_literals;
 use super::portable;
 use super::prefilter::Prefilter;
-use crate::doc::{Runbook, Severity, SignatureSpec};
+use crate::doc::{Runbook, SignatureSpec};
 
 /// Compiled program size allowed for one pattern; bigger patterns are refused.
 pub const SIZE_LIMIT: usize = 2 << 20;
@@ -117,8 +117,6 @@ pub enum Target {
 #[derive(Debug)]
 pub struct Engine {
     pub sigs: Vec<Sig>,
-    /// Runbook ids and severities, by the index `Sig::runbook` refers to.
-    pub runbooks: Vec<(String, Severity)>,
     /// Quick to build; used for pastes when there is no prefilter (built on first use).
     automaton: OnceLock<AhoCorasick>,
     /// Faster to search, slower to build: built when an input turns out to be large.
@@ -246,17 +244,12 @@ impl Engine {
                 .build()
                 .ok()
         };
-        let runbooks = runbooks
-            .iter()
-            .map(|r| (r.id.clone(), r.severity))
-            .collect();
         Engine {
             cache: updated,
             dfa: OnceLock::new(),
             prefilter,
             literals: patterns,
             sigs,
-            runbooks,
             automaton: OnceLock::new(),
             targets,
             fallback,

@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::normalize::{clean, match_text};
+use super::normalize;
 
 /// Variable parts of a log line, most specific first, with what they become.
 static VARIABLE: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
@@ -27,8 +27,7 @@ static VARIABLE: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
 /// A pattern (portable subset) matching `line` with its numbers, addresses, pids and versions
 /// generalised; the line's log prefix is left out.
 pub fn generalize(line: &str) -> String {
-    let cleaned = clean(line.as_bytes());
-    let text = match_text(&cleaned);
+    let text = normalize::line(line.as_bytes()).text;
     let text = text.lines().next().unwrap_or("").trim();
     let mut out = String::new();
     let mut rest = text;
@@ -78,8 +77,8 @@ pub fn generalize(line: &str) -> String {
 /// `runbooks/<id>.md`.
 pub fn draft_runbook(line: &str) -> (String, String) {
     let pattern = generalize(line);
-    let cleaned = clean(line.as_bytes());
-    let message = match_text(&cleaned)
+    let message = normalize::line(line.as_bytes())
+        .text
         .lines()
         .next()
         .unwrap_or("")
@@ -156,9 +155,9 @@ mod tests {
         let pattern = generalize(line);
         assert!(super::super::portable::check(&pattern).is_ok(), "{pattern}");
         let re = Regex::new(&pattern).unwrap();
-        let text = match_text(&clean(line.as_bytes())).into_owned();
+        let text = normalize::line(line.as_bytes()).text;
         assert!(re.is_match(&text), "{pattern} vs {text}");
-        let sibling = match_text(&clean(sibling.as_bytes())).into_owned();
+        let sibling = normalize::line(sibling.as_bytes()).text;
         assert!(re.is_match(&sibling), "{pattern} vs sibling {sibling}");
     }
 

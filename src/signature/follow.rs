@@ -110,7 +110,7 @@ fn alerts(
             runbook: info.id.clone(),
             severity: info.severity,
             title: info.title.clone(),
-            signature: info.signature_ids[sig.spec].clone(),
+            signature: sig.id.clone(),
             line: hit.line,
             last_line: hit.last_line,
             text: hit.text,
@@ -128,7 +128,6 @@ mod tests {
 
     use super::*;
     use crate::doc::Runbook;
-    use crate::library::Library;
 
     const XID: &str = r#"---
 title: GPU fell off the bus
@@ -159,12 +158,7 @@ signatures:
             .iter()
             .map(|(path, text)| Runbook::parse(Path::new(path), text).0.unwrap())
             .collect();
-        Matcher::new(&Library::from_documents(
-            Path::new("."),
-            docs,
-            Vec::new(),
-            Vec::new(),
-        ))
+        Matcher::new(&docs, &[], &Default::default())
     }
 
     #[test]

@@ -26,8 +26,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::doc::Severity;
-use crate::library::Library;
+use crate::doc::{Incident, Runbook, Severity};
 
 pub use crate::search::similar::Params as SimilarParams;
 
@@ -148,24 +147,24 @@ struct RunbookInfo {
     path: PathBuf,
     action: Option<String>,
     explains: Vec<Option<String>>,
-    signature_ids: Vec<String>,
 }
 
 impl Matcher {
-    pub fn new(library: &Library) -> Matcher {
+    /// Compiles the signatures of `runbooks` (taking pattern analyses from `cache` where it has
+    /// them; `Library::matcher` reads and saves the cache) and learns what `incidents` say.
+    pub fn new(runbooks: &[Runbook], incidents: &[Incident], cache: &PatternCache) -> Matcher {
         // The similar tier's index is built beside the engine, on the other core.
         let (engine, similar) = std::thread::scope(|scope| {
-            let similar = scope.spawn(|| {
-                crate::search::similar::SimilarIndex::new(&library.runbooks, &library.incidents)
-            });
-            let engine = Engine::with_cache(&library.runbooks, &library.pattern_cache);
+            let similar =
+                scope.spawn(|| crate::search::similar::SimilarIndex::new(runbooks, incidents));
+            let engine = Engine::with_cache(runbooks, cache);
             (
                 engine,
                 similar.join().expect("the similar index does not panic"),
             )
         });
-        let runbooks: Vec<RunbookInfo> = library
-            .runbooks
+        let library_incidents = incidents;
+        let runbooks: Vec<RunbookInfo> = runbooks
             .iter()
             .map(|r| RunbookInfo {
                 id: r.id.clone(),
@@ -175,7 +174,6 @@ impl Matcher {
                 path: r.path.clone(),
                 action: r.action.clone(),
                 explains: r.signatures.iter().map(|s| s.explain.clone()).collect(),
-                signature_ids: r.signatures.iter().map(|s| s.id.clone()).collect(),
             })
             .collect();
         let index: HashMap<&str, usize> = runbooks
@@ -183,7 +181,7 @@ impl Matcher {
             .enumerate()
             .map(|(i, r)| (r.id.as_str(), i))
             .collect();
-        let mut ordered: Vec<_> = library.incidents.iter().collect();
+        let mut ordered: Vec<_> = library_incidents.iter().collect();
         ordered.sort_by(|a, b| {
             b.started_at
                 .cmp(&a.started_at)
@@ -213,6 +211,21 @@ impl Matcher {
             all_links: std::sync::OnceLock::new(),
             similar,
         }
+    }
+
+    /// How many signatures compiled (the others were reported and left out).
+    pub fn signature_count(&self) -> usize {
+        self.engine.sigs.len()
+    }
+
+    /// Whether a runbook of this id was compiled into the matcher.
+    pub fn knows_runbook(&self, id: &str) -> bool {
+        self.runbooks.iter().any(|r| r.id == id)
+    }
+
+    /// The pattern analyses of this matcher, for the next start-up.
+    pub fn pattern_cache(&self) -> &PatternCache {
+        &self.engine.cache
     }
 
     pub fn scanner(&self) -> Scanner<'_> {
@@ -297,7 +310,7 @@ impl Matcher {
                     .as_deref()
                     .map(|template| render_explain(template, &captures));
                 entry.2.push(HitReport {
-                    signature: info.signature_ids[sig.spec].clone(),
+                    signature: sig.id.clone(),
                     line: hit.line,
                     last_line: hit.last_line,
                     text: hit.text.clone(),

@@ -10,55 +10,57 @@ use std::sync::LazyLock;
 /// Lines longer than this are cut for display (the whole line is still matched).
 pub const DISPLAY_MAX: usize = 4000;
 
-/// One physical line, cleaned: lossy UTF-8, no ANSI escapes, no NUL, no trailing CR.
-pub fn clean(raw: &[u8]) -> Cow<'_, str> {
+/// One raw line as lore sees it: `shown` is the line as displayed (tidied, cleaned, prefix
+/// kept, cut for display), `text` what signatures are matched against (prefix stripped,
+/// `#012` escapes split into segments joined by `\n`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    pub shown: String,
+    pub text: String,
+}
+
+/// The one definition of "the text a signature sees", from a raw line: [`tidy`], then
+/// [`clean`], then [`match_text`], exactly what the scanner does to its chunks (it runs `tidy`
+/// over many lines at once, the same change line by line). `lore check`, every export, drafts,
+/// prefill and the pages use this.
+pub fn line(raw: &[u8]) -> Line {
+    let mut bytes = raw.to_vec();
+    let end = tidy(&mut bytes, 0, raw.len());
+    let cleaned = clean(&bytes[..end]);
+    Line {
+        shown: display(&cleaned),
+        text: match_text(&cleaned).into_owned(),
+    }
+}
+
+/// Tidies a whole block (a paste shown as it is): the same changes as [`line`], every line.
+pub fn block(raw: &[u8]) -> String {
+    let mut bytes = raw.to_vec();
+    let end = tidy(&mut bytes, 0, raw.len());
+    bytes.truncate(end);
+    String::from_utf8_lossy(&bytes).replace('\r', "")
+}
+
+/// One physical line of text that [`tidy`] has already been over (so no NUL or ANSI escapes
+/// are left), as a string: lossy UTF-8, no CR.
+pub(crate) fn clean(raw: &[u8]) -> Cow<'_, str> {
     let raw = raw.strip_suffix(b"\n").unwrap_or(raw);
     let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-    let needs_work = raw
-        .iter()
-        .any(|&b| b == 0x1b || b == 0 || b == b'\r' || b >= 0x80);
+    let needs_work = raw.iter().any(|&b| b == b'\r' || b >= 0x80);
     if !needs_work {
-        // Pure ASCII without escapes: valid UTF-8 as is.
+        // Pure ASCII: valid UTF-8 as is.
         return Cow::Borrowed(std::str::from_utf8(raw).unwrap_or_default());
     }
     let mut bytes = Vec::with_capacity(raw.len());
-    let mut i = 0;
-    while i < raw.len() {
-        match raw[i] {
-            0x1b => i = skip_escape(raw, i),
-            0 | b'\r' => i += 1,
-            b => {
-                bytes.push(b);
-                i += 1;
-            }
+    for &b in raw {
+        if b != b'\r' {
+            bytes.push(b);
         }
     }
     match String::from_utf8(bytes) {
         Ok(s) => Cow::Owned(s),
         Err(e) => Cow::Owned(String::from_utf8_lossy(e.as_bytes()).into_owned()),
     }
-}
-
-/// Removes NUL bytes and ANSI escape sequences from `buf[from..]` in place, so that the literal
-/// prefilter sees the same text the regexes do. Costs one fast search when there are none.
-pub fn strip_controls(buf: &mut Vec<u8>, from: usize) {
-    let Some(first) = memchr::memchr2(0, 0x1b, &buf[from..]) else {
-        return;
-    };
-    let mut write = from + first;
-    let mut read = write;
-    while read < buf.len() {
-        match buf[read] {
-            0 => read += 1,
-            0x1b => read = skip_escape(buf, read),
-            b => {
-                buf[write] = b;
-                write += 1;
-                read += 1;
-            }
-        }
-    }
-    buf.truncate(write);
 }
 
 /// Undoes what gets between a log and its reader, on complete lines, before the literal prefilter
@@ -341,8 +343,7 @@ mod tests {
     use super::*;
 
     fn check(raw: &str, expect: &str) {
-        let cleaned = clean(raw.as_bytes());
-        assert_eq!(match_text(&cleaned), expect, "for {raw:?}");
+        assert_eq!(line(raw.as_bytes()).text, expect, "for {raw:?}");
     }
 
     #[test]
@@ -418,12 +419,16 @@ mod tests {
     fn dirty_bytes() {
         check("\x1b[31mNVRM: Xid\x1b[0m 79\r\n", "NVRM: Xid 79");
         check("NV\0RM", "NVRM");
-        let mut buf = b"keep\x1b[1;31mred\x1b[0m\0 done\n".to_vec();
-        strip_controls(&mut buf, 4);
-        assert_eq!(buf, b"keepred done\n");
-        let mut buf = b"a\x1b[31\nb".to_vec();
-        strip_controls(&mut buf, 0);
-        assert_eq!(buf, b"a\nb", "a broken escape never swallows the newline");
+        assert_eq!(
+            block(b"keep\x1b[1;31mred\x1b[0m\0 done\n"),
+            "keepred done\n"
+        );
+        assert_eq!(
+            block(b"a\x1b[31\nb"),
+            "a\nb",
+            "a broken escape never swallows the newline"
+        );
+        assert_eq!(line(b"\x1b[31mred\x1b[0m &quot;x&quot;").shown, "red \"x\"");
         check("\x1b]0;title\x07ok", "ok");
         let cleaned = clean(b"bad \xff\xfe utf8");
         assert_eq!(cleaned, "bad \u{fffd}\u{fffd} utf8");

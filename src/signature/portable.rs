@@ -1,6 +1,10 @@
 //! The portable regex subset: patterns must work in Rust `regex` and in RE2 alike, because `lore
 //! export` hands them to node-problem-detector and Loki (RE2) and to Sigma. Rust's parser already
-//! refuses look-around and back-references; this refuses what Rust accepts and RE2 does not.
+//! refuses look-around and back-references; this refuses what Rust accepts and RE2 does not:
+//! flags and named-group forms, class set operations, and (`re2_problem`) Unicode class names RE2
+//! does not know and repetition counts above its limit. This is the one definition: `lore check`,
+//! the engine and every export use it, so a signature that passes `check` is never dropped by an
+//! export for its syntax.
 
 use regex_syntax::ast::{self, Ast, ClassSetItem, Visitor};
 
@@ -14,7 +18,8 @@ pub fn check(pattern: &str) -> Result<(), String> {
 
 /// Like [`check`], for a pattern already parsed.
 pub fn check_ast(pattern: &str, ast: &Ast) -> Result<(), String> {
-    ast::visit(ast, Portable { pattern })
+    ast::visit(ast, Portable { pattern })?;
+    re2_problem(ast).map_err(|why| format!("RE2 lacks {why}"))
 }
 
 struct Portable<'p> {
@@ -104,9 +109,175 @@ fn check_unicode_class(class: &ast::ClassUnicode) -> Result<(), String> {
     }
 }
 
+/// RE2's largest repetition count (`{n,m}` with n or m above it does not compile).
+const RE2_MAX_REPEAT: u32 = 1000;
+
+/// Unicode classes RE2 knows, by their exact names: the general categories and common scripts
+/// (Rust also accepts long and loosely spelled names, which RE2 refuses).
+const RE2_UNICODE_NAMES: &[&str] = &[
+    "Any",
+    "C",
+    "Cc",
+    "Cf",
+    "Co",
+    "Cs",
+    "L",
+    "Ll",
+    "Lm",
+    "Lo",
+    "Lt",
+    "Lu",
+    "M",
+    "Mc",
+    "Me",
+    "Mn",
+    "N",
+    "Nd",
+    "Nl",
+    "No",
+    "P",
+    "Pc",
+    "Pd",
+    "Pe",
+    "Pf",
+    "Pi",
+    "Po",
+    "Ps",
+    "S",
+    "Sc",
+    "Sk",
+    "Sm",
+    "So",
+    "Z",
+    "Zl",
+    "Zp",
+    "Zs",
+    "Arabic",
+    "Armenian",
+    "Bengali",
+    "Bopomofo",
+    "Common",
+    "Cyrillic",
+    "Devanagari",
+    "Ethiopic",
+    "Georgian",
+    "Greek",
+    "Gujarati",
+    "Gurmukhi",
+    "Han",
+    "Hangul",
+    "Hebrew",
+    "Hiragana",
+    "Inherited",
+    "Kannada",
+    "Katakana",
+    "Khmer",
+    "Lao",
+    "Latin",
+    "Malayalam",
+    "Mongolian",
+    "Myanmar",
+    "Oriya",
+    "Sinhala",
+    "Tamil",
+    "Telugu",
+    "Thaana",
+    "Thai",
+    "Tibetan",
+];
+
+/// Whether RE2 (node-problem-detector's and Loki's Go `regexp`) runs `pattern` as Rust does:
+/// `Err` says what it lacks. Patterns are already in the portable subset; this catches what
+/// still differs (Unicode class names, repetition counts).
+pub fn re2_problem(ast: &Ast) -> Result<(), String> {
+    ast::visit(ast, Re2)
+}
+
+struct Re2;
+
+impl Visitor for Re2 {
+    type Output = ();
+    type Err = String;
+
+    fn finish(self) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn visit_pre(&mut self, ast: &Ast) -> Result<(), String> {
+        match ast {
+            Ast::Repetition(rep) => {
+                if let ast::RepetitionKind::Range(range) = &rep.op.kind {
+                    let (ast::RepetitionRange::Exactly(n)
+                    | ast::RepetitionRange::AtLeast(n)
+                    | ast::RepetitionRange::Bounded(_, n)) = *range;
+                    if n > RE2_MAX_REPEAT {
+                        return Err(format!(
+                            "repetition count {n} (RE2 allows at most {RE2_MAX_REPEAT})"
+                        ));
+                    }
+                }
+                Ok(())
+            }
+            Ast::ClassUnicode(class) => re2_unicode(class),
+            _ => Ok(()),
+        }
+    }
+
+    fn visit_class_set_item_pre(&mut self, item: &ClassSetItem) -> Result<(), String> {
+        match item {
+            ClassSetItem::Unicode(class) => re2_unicode(class),
+            _ => Ok(()),
+        }
+    }
+}
+
+fn re2_unicode(class: &ast::ClassUnicode) -> Result<(), String> {
+    let name = match &class.kind {
+        ast::ClassUnicodeKind::OneLetter(c) => c.to_string(),
+        ast::ClassUnicodeKind::Named(name) => name.clone(),
+        ast::ClassUnicodeKind::NamedValue { .. } => {
+            return Err("Unicode property values (`\\p{name=value}`)".into());
+        }
+    };
+    if RE2_UNICODE_NAMES.contains(&name.as_str()) {
+        Ok(())
+    } else {
+        Err(format!(
+            "Unicode class `\\p{{{name}}}` (RE2 knows general categories and scripts by their exact short names)"
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::check;
+    use super::{check, re2_problem};
+    use regex_syntax::ast;
+
+    fn re2(pattern: &str) -> Result<(), String> {
+        re2_problem(&ast::parse::Parser::new().parse(pattern).unwrap())
+    }
+
+    #[test]
+    fn re2_refuses_what_it_lacks() {
+        for ok in [
+            r"\pL+",
+            r"\p{Greek}",
+            r"[\p{Lu}\d]",
+            r"a{2,1000}",
+            r"(?i)x\b",
+        ] {
+            assert_eq!(re2(ok), Ok(()), "{ok}");
+        }
+        for bad in [
+            r"\p{Letter}",
+            r"\p{greek}",
+            r"[\p{Alphabetic}]",
+            r"a{1001}",
+            r"a{2,}b{0,5000}",
+        ] {
+            assert!(re2(bad).is_err(), "{bad} should be refused");
+        }
+    }
 
     #[test]
     fn accepts_the_subset() {
@@ -131,6 +302,9 @@ mod tests {
             r"a{,3}",
             r"\p{sc=Greek}",
             r"(?R)x",
+            // What RE2 lacks beyond the syntax: one definition, so check refuses them too.
+            r"\p{Letter}",
+            r"a{1001}",
         ] {
             assert!(check(p).is_err(), "{p} should be refused");
         }

@@ -2,7 +2,6 @@ use std::path::Path;
 
 use super::*;
 use crate::doc::Runbook;
-use crate::library::Library;
 
 fn runbook(id: &str, severity: &str, signatures: &str) -> Runbook {
     let text = format!(
@@ -13,7 +12,8 @@ fn runbook(id: &str, severity: &str, signatures: &str) -> Runbook {
     runbook.unwrap()
 }
 
-fn library() -> Library {
+/// The runbooks these tests match against.
+fn library() -> Vec<Runbook> {
     let runbooks = vec![
         runbook(
             "mismatch",
@@ -48,7 +48,7 @@ fn library() -> Library {
 "#,
         ),
     ];
-    Library::from_documents(Path::new("."), runbooks, Vec::new(), Vec::new())
+    runbooks
 }
 
 const LOG: &str = "[    5.1] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.104.05
@@ -90,7 +90,7 @@ fn scan(matcher: &Matcher, input: &[u8], chunk: usize, max_line: usize) -> Seen 
 
 #[test]
 fn same_result_whatever_the_chunk_size() {
-    let matcher = Matcher::new(&library());
+    let matcher = Matcher::new(&library(), &[], &Default::default());
     let whole = scan(&matcher, LOG.as_bytes(), 1 << 20, 1 << 20);
     let ids: Vec<&str> = whole.0.iter().map(|h| h.0.as_str()).collect();
     assert_eq!(
@@ -132,7 +132,7 @@ fn same_result_whatever_the_chunk_size() {
 
 #[test]
 fn a_window_match_explains_all_its_lines() {
-    let matcher = Matcher::new(&library());
+    let matcher = Matcher::new(&library(), &[], &Default::default());
     let report = matcher.match_bytes(LOG.as_bytes(), None);
     assert!(
         report
@@ -146,7 +146,7 @@ fn a_window_match_explains_all_its_lines() {
 
 #[test]
 fn the_cause_that_explains_more_ranks_first() {
-    let matcher = Matcher::new(&library());
+    let matcher = Matcher::new(&library(), &[], &Default::default());
     let input = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\nmodprobe: FATAL: Module nvidia not found in directory /lib/modules/6.8.0\n";
     let report = matcher.match_bytes(input.as_bytes(), None);
     let ranked: Vec<&str> = report.causes.iter().map(|c| c.runbook.as_str()).collect();
@@ -160,7 +160,7 @@ fn the_cause_that_explains_more_ranks_first() {
 
 #[test]
 fn lines_longer_than_the_limit_are_scanned_in_pieces() {
-    let matcher = Matcher::new(&library());
+    let matcher = Matcher::new(&library(), &[], &Default::default());
     let mut input = "x".repeat(5000).into_bytes();
     input.extend_from_slice(
         b" Driver/library version mismatch\nFailed again: Driver/library version mismatch\n",
@@ -180,7 +180,7 @@ fn lines_longer_than_the_limit_are_scanned_in_pieces() {
 
 #[test]
 fn empty_and_binary_input() {
-    let matcher = Matcher::new(&library());
+    let matcher = Matcher::new(&library(), &[], &Default::default());
     let report = matcher.match_bytes(b"", None);
     assert!(report.causes.is_empty());
     assert_eq!(report.stats.lines, 0);
@@ -193,12 +193,12 @@ fn empty_and_binary_input() {
 #[test]
 fn a_bad_pattern_is_skipped_and_the_rest_work() {
     let mut library = library();
-    library.runbooks.push(runbook(
+    library.push(runbook(
         "broken",
         "high",
         "  - id: bad\n    pattern: 'unclosed (group'\n  - id: lookahead\n    pattern: 'a(?=b)'\n  - id: fine\n    pattern: 'totally fine marker'\n",
     ));
-    let matcher = Matcher::new(&library);
+    let matcher = Matcher::new(&library, &[], &Default::default());
     assert_eq!(matcher.engine.problems.len(), 2);
     let report = matcher.match_bytes(
         b"totally fine marker\nGPU: NVRM: Xid (PCI:0000:3b:00): 79, x\n",

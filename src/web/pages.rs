@@ -16,7 +16,7 @@ use crate::doc::markdown::{plain_text, section_markdown, to_html};
 use crate::doc::{Incident, IncidentSeverity, Runbook, Severity};
 use crate::format::{human_bytes, url_component};
 use crate::signature::draft::draft_runbook;
-use crate::signature::normalize::{clean, display};
+use crate::signature::normalize;
 use crate::signature::{IncidentRef, Report};
 
 const EXAMPLE: &str = "[ 4216.350214] NVRM: API mismatch: the client has the version 535.104.05, but this kernel module has the version 535.86.01.\nFailed to initialize NVML: Driver/library version mismatch";
@@ -235,7 +235,7 @@ fn match_page(snapshot: &Snapshot, report: &Report, paste: &[u8]) -> MatchPage {
             human_bytes(report.stats.bytes),
             report.stats.elapsed_ms
         ),
-        paste: String::from_utf8_lossy(&clean_block(shown)).into_owned(),
+        paste: clean_block(shown),
         paste_full: String::from_utf8_lossy(&paste[..paste.len().min(2 << 20)]).into_owned(),
         read_only: false,
     }
@@ -295,7 +295,7 @@ impl<'a> LineIndex<'a> {
         }
         let end = self.starts.get(i + 1).map_or(self.text.len(), |e| e - 1);
         let end = end.max(start);
-        Some(display(&clean(&self.text[start..end])))
+        Some(normalize::line(&self.text[start..end]).shown)
     }
 
     fn context(&self, first: u64, last: u64, around: u64) -> Vec<ContextLine> {
@@ -311,10 +311,8 @@ impl<'a> LineIndex<'a> {
     }
 }
 
-fn clean_block(bytes: &[u8]) -> Vec<u8> {
-    let mut out = bytes.to_vec();
-    crate::signature::normalize::strip_controls(&mut out, 0);
-    out
+fn clean_block(bytes: &[u8]) -> String {
+    normalize::block(bytes)
 }
 
 fn first_line(text: &str) -> String {

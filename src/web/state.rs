@@ -36,8 +36,7 @@ impl Snapshot {
     }
 
     fn from_library(library: Library, previous: Option<&Snapshot>) -> Snapshot {
-        let matcher = Matcher::new(&library);
-        let _ = library.save_pattern_cache(&matcher.engine.cache);
+        let matcher = library.matcher();
         // Pages show each runbook's incidents: work the links out once, not per request.
         matcher.link_all_incidents();
         let runbook_html = library

@@ -12,8 +12,9 @@ use lore::signature::{Matcher, SimilarParams};
 use crate::repo_root;
 
 fn matcher() -> Matcher {
-    let library = Library::load(&repo_root()).expect("repository library");
-    Matcher::new(&library)
+    Library::load(&repo_root())
+        .expect("repository library")
+        .matcher()
 }
 
 fn logs(dir: &Path) -> Vec<std::path::PathBuf> {
@@ -45,7 +46,7 @@ fn evaluate(matcher: &Matcher, name: &str) -> (usize, Vec<String>) {
     for dir in &dirs {
         let expected = dir.file_name().unwrap().to_str().unwrap();
         assert!(
-            matcher.engine.runbooks.iter().any(|(id, _)| id == expected),
+            matcher.knows_runbook(expected),
             "eval/{name}/{expected} names no runbook"
         );
         for log in logs(dir) {
@@ -394,12 +395,7 @@ fn similar_alone_grid() {
     for r in &mut bare {
         r.signatures.clear();
     }
-    let lines_only = Matcher::new(&Library::from_documents(
-        &repo_root(),
-        bare,
-        Vec::new(),
-        Vec::new(),
-    ));
+    let lines_only = Matcher::new(&bare, &[], &Default::default());
     let ids: Vec<&str> = library.runbooks.iter().map(|r| r.id.as_str()).collect();
     let mut cases: Vec<(Option<String>, Vec<String>)> = Vec::new();
     for name in ["match", "real"] {

@@ -11,7 +11,6 @@ use std::process::{Command, Stdio};
 use lore::doc::SignatureSpec;
 use lore::export::camel_case;
 use lore::library::Library;
-use lore::signature::normalize::{clean, match_text};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -70,8 +69,8 @@ fn python(script: &str, input: &Value) -> Value {
 fn messages(text: &str) -> Vec<String> {
     text.lines()
         .flat_map(|raw| {
-            let cleaned = clean(raw.as_bytes());
-            match_text(&cleaned)
+            lore::signature::normalize::line(raw.as_bytes())
+                .text
                 .split('\n')
                 .map(str::to_string)
                 .collect::<Vec<_>>()
