@@ -13,15 +13,15 @@ use super::prefilter::Prefilter;
 use crate::doc::{Runbook, SignatureSpec};
 
 /// Compiled program size allowed for one pattern; bigger patterns are refused.
-pub const SIZE_LIMIT: usize = 2 << 20;
+const SIZE_LIMIT: usize = 2 << 20;
 /// Lazy-DFA cache allowed for one pattern.
-pub const DFA_SIZE_LIMIT: usize = 2 << 20;
+const DFA_SIZE_LIMIT: usize = 2 << 20;
 /// A line that is a candidate for this many single-line signatures is tried with a set.
 pub const SET_MIN: usize = 6;
 /// Sets kept per engine (each distinct list of signatures is one).
 const MAX_SETS: usize = 256;
 /// Longest pattern text accepted.
-pub const MAX_PATTERN_LEN: usize = 8 << 10;
+const MAX_PATTERN_LEN: usize = 8 << 10;
 
 /// Words that make a line look like trouble; lines with them that no signature explains are shown as
 /// "unexplained". Lowercase; matched ASCII case-insensitively.

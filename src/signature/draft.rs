@@ -26,7 +26,7 @@ static VARIABLE: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
 
 /// A pattern (portable subset) matching `line` with its numbers, addresses, pids and versions
 /// generalised; the line's log prefix is left out.
-pub fn generalize(line: &str) -> String {
+fn generalize(line: &str) -> String {
     let text = normalize::line(line.as_bytes()).text;
     let text = text.lines().next().unwrap_or("").trim();
     let mut out = String::new();

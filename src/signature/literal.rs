@@ -13,7 +13,7 @@ const MAX_SET: usize = 64;
 /// required string is required).
 const MAX_LEN: usize = 48;
 /// A set whose shortest member is shorter than this is not selective enough to prefilter with.
-pub const MIN_USEFUL: usize = 3;
+const MIN_USEFUL: usize = 3;
 
 type Set = Vec<Vec<u8>>;
 

@@ -19,13 +19,12 @@ mod scan;
 mod tests;
 
 pub use cache::PatternCache;
-pub use compile::{CompileProblem, ERROR_WORDS, Engine, Sig, Target, build_regex};
+pub use compile::{CompileProblem, Engine, Sig, Target};
 pub use follow::{Alert, Follower};
-pub use literal::required_literals;
 pub use report::{
     Cause, HitReport, IncidentRef, Report, SimilarCause, SimilarLine, Stats, Unexplained,
 };
-pub use scan::{Hit, SHORT_PASTE, ScanOutput, Scanner, SigHits, UnexplainedLine, shape};
+pub use scan::{Hit, ScanOutput, Scanner, SigHits, UnexplainedLine};
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;

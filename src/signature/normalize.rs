@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::sync::LazyLock;
 
 /// Lines longer than this are cut for display (the whole line is still matched).
-pub const DISPLAY_MAX: usize = 4000;
+const DISPLAY_MAX: usize = 4000;
 
 /// One raw line as lore sees it: `shown` is the line as displayed (tidied, cleaned, prefix
 /// kept, cut for display), `text` what signatures are matched against (prefix stripped,
@@ -281,7 +281,7 @@ pub fn strip_prefix(line: &str) -> &str {
 
 /// rsyslog writes control characters as `#` and three octal digits (`#012` for a newline, `#011` for
 /// a tab). Decodes them so a traceback logged through syslog reads as its lines again.
-pub fn decode_syslog_escapes(text: &str) -> Cow<'_, str> {
+fn decode_syslog_escapes(text: &str) -> Cow<'_, str> {
     if !text.contains("#0") {
         return Cow::Borrowed(text);
     }

@@ -16,17 +16,17 @@ use super::compile::{Engine, SET_MIN, Target};
 use super::normalize::{clean, display, match_text, tidy};
 
 /// Bytes scanned per pass.
-pub const CHUNK: usize = 4 << 20;
+const CHUNK: usize = 4 << 20;
 /// A line longer than this is scanned in pieces of this size.
-pub const MAX_LINE: usize = 8 << 20;
+const MAX_LINE: usize = 8 << 20;
 /// Inputs larger than this are worth building the faster automaton for.
-pub const LARGE_INPUT: u64 = 8 << 20;
+const LARGE_INPUT: u64 = 8 << 20;
 /// Regions at least this large are searched on two threads.
-pub const PARALLEL_MIN: usize = 1 << 20;
+const PARALLEL_MIN: usize = 1 << 20;
 /// Hits kept per signature (all are counted).
-pub const MAX_HITS_PER_SIG: usize = 100;
+const MAX_HITS_PER_SIG: usize = 100;
 /// Distinct unexplained lines kept (all are counted).
-pub const MAX_UNEXPLAINED: usize = 50;
+const MAX_UNEXPLAINED: usize = 50;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Hit {
