@@ -19,7 +19,7 @@ pub use document::IndexDoc;
 pub use query::{Filters, ParsedQuery};
 pub use results::{SearchHit, SearchResults, html_escape};
 pub use schema::{Fields, SCHEMA_VERSION};
-pub use storage::SyncStats;
+pub use storage::{SyncStats, WhenBusy};
 
 use std::collections::HashMap;
 use std::path::PathBuf;

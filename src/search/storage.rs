@@ -12,13 +12,22 @@ use tantivy::{Index, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
 use super::schema::{Fields, SCHEMA_VERSION, register, schema};
 use super::{IndexDoc, SearchError, SearchIndex, ms};
-use crate::library::{self, Document};
+use crate::library::{self, CACHE_DIR, Document};
 
 const VERSION_FILE: &str = "lore-schema-version";
 const MANIFEST_FILE: &str = "lore-manifest";
 /// Writer memory for incremental updates and for a full build.
 const SMALL_HEAP: usize = 30 << 20;
 const BULK_HEAP: usize = 200 << 20;
+
+/// What a caller can live with when another lore process holds the index's writer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WhenBusy {
+    /// Search the index on disk as it is: a one-off search, the other process keeps it current.
+    SearchAsIs,
+    /// Build one in memory: a server, where every later change must reach search.
+    BuildInMemory,
+}
 
 /// What a sync did.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -32,6 +41,41 @@ pub struct SyncStats {
     pub elapsed_ms: f64,
 }
 impl SearchIndex {
+    /// Where the index of `root` lives.
+    pub fn dir_for(root: &Path) -> PathBuf {
+        root.join(CACHE_DIR).join("index")
+    }
+
+    /// The index of `root`, synced with its files: the one fallback policy for everyone who
+    /// searches. When the index on disk cannot be opened (a read-only checkout, a file where the
+    /// folder should be) or updated, one is built in memory; when another lore holds its writer,
+    /// `when_busy` decides. The second value says what was done instead, for the caller to show.
+    pub fn open_for_root(
+        root: &Path,
+        when_busy: WhenBusy,
+        rebuild: bool,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<(SearchIndex, Option<String>), SearchError> {
+        let dir = SearchIndex::dir_for(root);
+        let why = match SearchIndex::open(&dir) {
+            Ok(index) => match index.sync(root, rebuild, progress) {
+                Ok(_) => return Ok((index, None)),
+                Err(SearchError::Busy) if when_busy == WhenBusy::SearchAsIs => {
+                    let warning = "the index is being updated by another lore (serve?); searching it as it is";
+                    return Ok((index, Some(warning.to_string())));
+                }
+                Err(e) => format!("cannot update {} ({e})", dir.display()),
+            },
+            Err(e) => format!("cannot use {} ({e})", dir.display()),
+        };
+        let index = SearchIndex::in_ram();
+        index.sync(root, true, progress)?;
+        Ok((
+            index,
+            Some(format!("{why}; searching an index built in memory")),
+        ))
+    }
+
     /// An index in memory (tests).
     pub fn in_ram() -> SearchIndex {
         let (schema, fields) = schema();

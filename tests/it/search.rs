@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use lore::search::SearchIndex;
+use lore::search::{SearchIndex, WhenBusy};
 use lore::watch::Watcher;
 
 use crate::{Root, good_root, json, repo_root, stdout};
@@ -131,6 +131,30 @@ fn an_unwritable_root_still_searches() {
         "{}",
         crate::stderr(&out)
     );
+}
+
+#[test]
+fn a_busy_index_is_searched_as_is_or_rebuilt_in_memory() {
+    let root = good_root();
+    // The first opener keeps the writer, as a running `lore serve` does.
+    let (holder, warning) =
+        SearchIndex::open_for_root(root.path(), WhenBusy::SearchAsIs, false, &mut |_, _| {})
+            .unwrap();
+    assert_eq!(warning, None);
+    let (as_is, warning) =
+        SearchIndex::open_for_root(root.path(), WhenBusy::SearchAsIs, true, &mut |_, _| {})
+            .unwrap();
+    assert!(warning.unwrap().contains("as it is"));
+    let (in_memory, warning) =
+        SearchIndex::open_for_root(root.path(), WhenBusy::BuildInMemory, true, &mut |_, _| {})
+            .unwrap();
+    assert!(warning.unwrap().contains("built in memory"));
+    for index in [&holder, &as_is, &in_memory] {
+        assert_eq!(
+            index.search("differ", 5, None).unwrap().hits[0].id,
+            "mismatch"
+        );
+    }
 }
 
 /// Real operators' questions against the shipped library: success@3 and MRR.
