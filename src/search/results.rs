@@ -12,7 +12,8 @@ use tantivy::snippet::SnippetGenerator;
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{TantivyDocument, Term};
 
-use super::{ParsedQuery, SearchError, SearchIndex, document, ms, tokenizer};
+use super::{ParsedQuery, SearchError, SearchIndex, ms, tokenizer};
+use crate::format::first_chars;
 
 /// How much a section's score counts, against its whole file's, when ranking documents.
 const SECTION_WEIGHT: f32 = 0.6;
@@ -165,7 +166,7 @@ impl SearchIndex {
             } else {
                 summary
             };
-            html_escape(&document::first_chars(&text, 200))
+            html_escape(&first_chars(&text, 200))
         } else {
             snippet.to_html()
         };
