@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use lore::search::{SearchIndex, WhenBusy};
-use lore::watch::Watcher;
+use lore::watcher::Watcher;
 
 use crate::{Root, good_root, json, repo_root, stdout};
 
