@@ -1,4 +1,4 @@
-//! Writing postmortems: a draft from a form, a JSON body, the command line or a pasted log;
+//! Writing postmortems: one from a form, a JSON body, the command line or a pasted log;
 //! validated against the library; rendered to Markdown with front matter (unknown keys kept);
 //! saved under an id that never collides, atomically, so no word is lost and no file is ever
 //! half-written.
@@ -22,7 +22,7 @@ use crate::doc::markdown::slug;
 use crate::doc::{Incident, IncidentSeverity, IncidentStatus};
 use crate::library::Library;
 
-/// One problem with a draft, for a 422: which field, and what to do.
+/// One problem with a postmortem, for a 422: which field, and what to do.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Problem {
     pub field: String,
@@ -31,7 +31,7 @@ pub struct Problem {
 
 /// An action item as the form and the API carry it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ActionDraft {
+pub struct PostmortemAction {
     pub title: String,
     #[serde(default)]
     pub owner: String,
@@ -49,9 +49,9 @@ pub struct TimelineRow {
 }
 
 /// A postmortem being written: every field as text, as the user gave it. Nothing here is
-/// trusted until [`Draft::validate`] says so.
+/// trusted until [`Postmortem::validate`] says so.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Draft {
+pub struct Postmortem {
     #[serde(default)]
     pub title: String,
     #[serde(default)]
@@ -79,7 +79,7 @@ pub struct Draft {
     #[serde(default)]
     pub lang: String,
     #[serde(default)]
-    pub action_items: Vec<ActionDraft>,
+    pub action_items: Vec<PostmortemAction>,
     /// Rows for the `## Timeline` section; merged into the body when rendered.
     #[serde(default)]
     pub timeline: Vec<TimelineRow>,
@@ -103,22 +103,22 @@ pub fn template_body() -> String {
         .to_string()
 }
 
-impl Draft {
-    /// A fresh draft with the template's sections and sensible defaults.
-    pub fn new() -> Draft {
-        Draft {
+impl Postmortem {
+    /// A fresh postmortem with the template's sections and sensible defaults.
+    pub fn new() -> Postmortem {
+        Postmortem {
             status: "draft".into(),
             severity: "SEV3".into(),
             body: template_body(),
-            ..Draft::default()
+            ..Postmortem::default()
         }
     }
 
-    /// The draft of an existing incident, for editing: timeline rows taken out of the body.
-    pub fn from_incident(incident: &Incident) -> Draft {
+    /// The postmortem of an existing incident, for editing: timeline rows taken out of the body.
+    pub fn from_incident(incident: &Incident) -> Postmortem {
         let time = |t: Option<DateTime<FixedOffset>>| t.map(|t| t.to_rfc3339()).unwrap_or_default();
         let (body, timeline) = split_timeline(&incident.body);
-        Draft {
+        Postmortem {
             title: incident.title.clone(),
             status: incident.status.as_str().into(),
             severity: incident
@@ -138,7 +138,7 @@ impl Draft {
             action_items: incident
                 .action_items
                 .iter()
-                .map(|a| ActionDraft {
+                .map(|a| PostmortemAction {
                     title: a.title.clone(),
                     owner: a.owner.clone().unwrap_or_default(),
                     status: a.status.clone(),

@@ -110,7 +110,7 @@ fn app(root: &Root) -> (axum::Router, AppState) {
 async fn create_read_search_edit_and_conflict() {
     let root = good_root();
     let (app, _) = app(&root);
-    let draft = serde_json::json!({
+    let postmortem = serde_json::json!({
         "title": "Quokka outage: driver upgrade left nodes without NVML",
         "severity": "SEV2",
         "started_at": "2026-04-03T14:02:00+08:00",
@@ -121,7 +121,7 @@ async fn create_read_search_edit_and_conflict() {
         "action_items": [{"title": "Hold the driver packages", "owner": "ops", "due": "2026-04-17"}],
         "body": "## Summary\n\nNodes lost NVML.\n"
     });
-    let created = post_json(&app, "/api/incidents", draft).await;
+    let created = post_json(&app, "/api/incidents", postmortem).await;
     assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
     let id = created.json()["id"].as_str().unwrap().to_string();
     assert_eq!(
@@ -662,10 +662,10 @@ fn a_crash_leaves_only_whole_files() {
             let body = big_body.clone();
             std::thread::spawn(move || {
                 for n in 0..1000 {
-                    let draft =
+                    let postmortem =
                         serde_json::json!({"title": format!("Crash test {t} {n}"), "body": body});
                     if ureq::post(&format!("{url}/api/incidents"))
-                        .send_json(draft)
+                        .send_json(postmortem)
                         .is_err()
                     {
                         break;
