@@ -9,7 +9,7 @@
 pub mod loki;
 pub mod npd;
 pub mod sigma;
-pub mod sigma_regex;
+mod sigma_regex;
 
 use std::fmt;
 
@@ -289,7 +289,7 @@ const RE2_UNICODE_NAMES: &[&str] = &[
 /// Whether RE2 (node-problem-detector's and Loki's Go `regexp`) runs `pattern` as Rust does:
 /// `Err` says what it lacks. Patterns are already in the portable subset; this catches what
 /// still differs (Unicode class names, repetition counts).
-pub fn re2_problem(ast: &Ast) -> Result<(), String> {
+fn re2_problem(ast: &Ast) -> Result<(), String> {
     ast::visit(ast, Re2)
 }
 

@@ -7,7 +7,7 @@ mod prefill;
 mod save;
 mod stats;
 
-pub use prefill::{from_paste, timeline_rows_from_log};
+pub use prefill::from_paste;
 pub use save::{Current, SaveError, Saved, commit_to_git, current, etag, save_edit, save_new};
 pub use stats::{Durations, OpenAction, Stats, median, p90, stats};
 
@@ -373,7 +373,7 @@ fn ascii_only(text: &str) -> String {
 
 /// `- <time> — <text>` rows of a `## Timeline` section, and the body with that section emptied.
 /// Lines that are not rows stay rows (time empty), so nothing the user wrote is dropped.
-pub fn split_timeline(body: &str) -> (String, Vec<TimelineRow>) {
+fn split_timeline(body: &str) -> (String, Vec<TimelineRow>) {
     let mut out = String::new();
     let mut rows = Vec::new();
     let mut inside = false;

@@ -1,5 +1,6 @@
 use std::path::Path;
 
+use super::prefill::timeline_rows_from_log;
 use super::*;
 use crate::doc::Runbook;
 

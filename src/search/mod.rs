@@ -15,11 +15,12 @@ mod storage;
 mod tests;
 pub mod tokenizer;
 
-pub use document::IndexDoc;
-pub use query::{Filters, ParsedQuery};
-pub use results::{SearchHit, SearchResults, html_escape};
-pub use schema::{Fields, SCHEMA_VERSION};
+pub use results::{SearchHit, SearchResults};
 pub use storage::{SyncStats, WhenBusy};
+
+use document::IndexDoc;
+use query::ParsedQuery;
+use schema::Fields;
 
 use std::collections::HashMap;
 use std::path::PathBuf;

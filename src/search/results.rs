@@ -210,7 +210,7 @@ fn text_of(doc: &TantivyDocument, field: Field) -> String {
         .to_string()
 }
 
-pub fn html_escape(text: &str) -> String {
+fn html_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

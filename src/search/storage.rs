@@ -187,10 +187,6 @@ impl SearchIndex {
         })
     }
 
-    pub fn fields(&self) -> Fields {
-        self.fields
-    }
-
     /// Number of files (runbooks and incidents) in the index.
     pub fn len(&self) -> usize {
         self.manifest.lock().expect("not poisoned").len()
@@ -366,9 +362,10 @@ impl SearchIndex {
         Ok(())
     }
 
-    /// Indexes documents given directly (tests, and callers that already parsed them); replaces
-    /// any earlier version of the same path.
-    pub fn index_documents(&self, docs: &[IndexDoc]) -> Result<(), SearchError> {
+    /// Indexes documents given directly (the unit tests, without files); replaces any earlier
+    /// version of the same path.
+    #[cfg(test)]
+    pub(super) fn index_documents(&self, docs: &[IndexDoc]) -> Result<(), SearchError> {
         self.with_writer(SMALL_HEAP, |writer| {
             for doc in docs {
                 writer.delete_term(Term::from_field_text(self.fields.path, &doc.path));

@@ -84,7 +84,7 @@ pub async fn search(
 }
 
 #[derive(Deserialize)]
-pub struct PasteForm {
+struct PasteForm {
     #[serde(default)]
     text: String,
 }
