@@ -75,11 +75,21 @@ pub fn cut(text: &str, max: usize) -> &str {
     &text[..end]
 }
 
+/// The first `n` characters of `text` (all of it when it has fewer).
+pub fn chars_prefix(text: &str, n: usize) -> &str {
+    match text.char_indices().nth(n) {
+        Some((end, _)) => &text[..end],
+        None => text,
+    }
+}
+
 /// At most `n` characters of `text`, cut at a character boundary, with `…` if cut.
 pub fn first_chars(text: &str, n: usize) -> String {
-    match text.char_indices().nth(n) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_string(),
+    let prefix = chars_prefix(text, n);
+    if prefix.len() == text.len() {
+        text.to_string()
+    } else {
+        format!("{prefix}…")
     }
 }
 
@@ -129,6 +139,8 @@ mod tests {
         // `驱` is three bytes: a cut inside it backs off to before it.
         assert_eq!(cut("a驱动", 2), "a");
         assert_eq!(cut("a驱动", 4), "a驱");
+        assert_eq!(chars_prefix("驱动程序", 2), "驱动");
+        assert_eq!(chars_prefix("驱动", 5), "驱动");
         assert_eq!(first_chars("驱动程序", 2), "驱动…");
         assert_eq!(first_chars("驱动", 2), "驱动");
     }

@@ -20,6 +20,7 @@ use serde_yaml_ng::{Mapping, Value};
 use crate::doc::incident::{KNOWN_KEYS, parse_time};
 use crate::doc::markdown::slug;
 use crate::doc::{Incident, IncidentSeverity, IncidentStatus};
+use crate::format::chars_prefix;
 use crate::library::Library;
 
 /// One problem with a postmortem, for a 422: which field, and what to do.
@@ -270,7 +271,7 @@ impl Postmortem {
         if words == "section" || words.is_empty() {
             words = "incident".into();
         }
-        let mut words: String = words.chars().take(60).collect();
+        let mut words = chars_prefix(&words, 60).to_string();
         while words.ends_with('-') {
             words.pop();
         }

@@ -9,6 +9,7 @@ use regex::Regex;
 
 use super::{Postmortem, TimelineRow};
 use crate::doc::Severity;
+use crate::format::chars_prefix;
 use crate::signature::Report;
 use crate::signature::normalize::{clean, match_text};
 
@@ -111,7 +112,7 @@ pub fn timeline_rows_from_log(lines: &[(u64, String)], year: i32) -> Vec<Timelin
             (None, _) => continue,
         };
         let message = match_text(&clean(line.as_bytes())).into_owned();
-        let text: String = message.trim().chars().take(200).collect();
+        let text = chars_prefix(message.trim(), 200).to_string();
         if !rows
             .iter()
             .any(|r: &TimelineRow| r.time == time && r.text == text)

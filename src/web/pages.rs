@@ -14,7 +14,7 @@ use super::state::AppState;
 use super::views::*;
 use super::{SearchParams, run_match, run_search};
 use crate::doc::{Incident, IncidentSeverity, Runbook, Severity};
-use crate::format::{duration, minute_with_offset};
+use crate::format::{chars_prefix, duration, minute_with_offset};
 use crate::signature::draft::draft_runbook;
 
 const EXAMPLE: &str = "[ 4216.350214] NVRM: API mismatch: the client has the version 535.104.05, but this kernel module has the version 535.86.01.\nFailed to initialize NVML: Driver/library version mismatch";
@@ -232,7 +232,7 @@ pub struct DraftParams {
 }
 
 pub async fn draft(Query(params): Query<DraftParams>) -> Result<Response, PageError> {
-    let line: String = params.line.chars().take(4000).collect();
+    let line = chars_prefix(&params.line, 4000).to_string();
     if line.trim().is_empty() {
         return Err(WebError::BadRequest("give the log line as ?line=".into()).into());
     }
