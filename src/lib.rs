@@ -13,5 +13,5 @@ mod par;
 pub mod postmortem;
 pub mod search;
 pub mod signature;
-pub mod watch;
+pub mod watcher;
 pub mod web;

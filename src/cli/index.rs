@@ -5,7 +5,6 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use super::output;
-use crate::library::CACHE_DIR;
 use crate::search::SearchIndex;
 
 #[derive(clap::Args)]
@@ -16,7 +15,7 @@ pub struct Args {
 }
 
 pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
-    let dir = root.join(CACHE_DIR).join("index");
+    let dir = SearchIndex::dir_for(root);
     let index = SearchIndex::open(&dir)?;
     let tty = std::io::stderr().is_terminal();
     let mut progress = |done: usize, total: usize| {

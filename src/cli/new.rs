@@ -9,7 +9,7 @@ use anyhow::Context;
 
 use super::output;
 use crate::library::Library;
-use crate::postmortem::{self, Draft, SaveError};
+use crate::postmortem::{self, Postmortem, SaveError};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -66,7 +66,7 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
             let report = matcher.match_bytes(&bytes, None);
             postmortem::from_paste(&bytes, &report)
         }
-        None => Draft::new(),
+        None => Postmortem::new(),
     };
     draft.title = args.title;
     if let Some(s) = args.severity {

@@ -6,8 +6,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use super::output::{self, Style};
-use crate::library::CACHE_DIR;
-use crate::search::{SearchError, SearchIndex, SearchResults};
+use crate::search::{SearchIndex, SearchResults, WhenBusy};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -25,36 +24,20 @@ pub struct Args {
     kind: Option<String>,
 }
 
-/// Opens the root's index and syncs it with the files. When the index cannot be written (a
-/// read-only checkout, or another lore holding it), searching still works: from the index as it
-/// is, or from one built in memory.
-pub fn open_synced(
+/// The index of `root`, synced: the one way every command and the server open it
+/// (`SearchIndex::open_for_root`). Another lore writing it (a running `serve`) is not an error:
+/// the index is searched as it is.
+fn open_synced(
     root: &Path,
     rebuild: bool,
     progress: &mut dyn FnMut(usize, usize),
 ) -> anyhow::Result<SearchIndex> {
-    let dir = root.join(CACHE_DIR).join("index");
-    match SearchIndex::open(&dir) {
-        Ok(index) => match index.sync(root, rebuild, progress) {
-            Ok(_) => Ok(index),
-            Err(SearchError::Busy) => {
-                eprintln!(
-                    "lore: the index is being updated by another lore (serve?); searching it as it is"
-                );
-                Ok(index)
-            }
-            Err(e) => Err(e.into()),
-        },
-        Err(e) => {
-            eprintln!(
-                "lore: cannot use {} ({e}); searching an index built in memory",
-                dir.display()
-            );
-            let index = SearchIndex::in_ram();
-            index.sync(root, true, progress)?;
-            Ok(index)
-        }
+    let (index, warning) =
+        SearchIndex::open_for_root(root, WhenBusy::SearchAsIs, rebuild, progress)?;
+    if let Some(warning) = warning {
+        eprintln!("lore: {warning}");
     }
+    Ok(index)
 }
 
 pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
-use crate::watch::Watcher;
+use crate::watcher::Watcher;
 use crate::web::{self, AppState};
 
 #[derive(clap::Args)]

@@ -242,7 +242,7 @@ pub fn scalar_string(value: &Value) -> Option<String> {
     }
 }
 
-pub fn string_list(value: &Value) -> Option<Vec<String>> {
+fn string_list(value: &Value) -> Option<Vec<String>> {
     match value {
         Value::Sequence(items) => items.iter().map(scalar_string).collect(),
         Value::Null => Some(Vec::new()),

@@ -229,7 +229,7 @@ pub fn to_html(markdown: &str) -> String {
 }
 
 /// Keeps the tags Markdown produces, the heading ids and code languages; drops everything else.
-pub fn sanitize(html: &str) -> String {
+fn sanitize(html: &str) -> String {
     use std::collections::{HashMap, HashSet};
     let mut tag_attributes: HashMap<&str, HashSet<&str>> = HashMap::new();
     for heading in ["h1", "h2", "h3", "h4", "h5", "h6"] {

@@ -9,7 +9,6 @@ pub mod incident;
 pub mod markdown;
 pub mod runbook;
 
-pub use frontmatter::{FrontMatter, split_front_matter};
 pub use incident::{ActionItem, Incident, IncidentSeverity, IncidentStatus};
 pub use runbook::{Example, Runbook, Severity, SignatureSpec};
 
@@ -109,10 +108,6 @@ impl Problems {
         self.list
             .push(Diagnostic::warning(self.path.clone(), line, message));
         self.list.last_mut().expect("just pushed")
-    }
-
-    pub fn has_errors(&self) -> bool {
-        self.list.iter().any(|d| d.level == Level::Error)
     }
 }
 

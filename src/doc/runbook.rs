@@ -94,7 +94,7 @@ pub struct Runbook {
     pub key_lines: BTreeMap<String, usize>,
 }
 
-pub const MAX_WINDOW: usize = 16;
+const MAX_WINDOW: usize = 16;
 
 const KNOWN_KEYS: &[&str] = &[
     "id",

@@ -13,7 +13,7 @@ use super::{
 };
 use crate::doc::Runbook;
 
-pub const FILE_NAME: &str = "lore-rules.yaml";
+const FILE_NAME: &str = "lore-rules.yaml";
 
 #[derive(Serialize)]
 struct RuleFile {
@@ -50,7 +50,7 @@ struct Annotations {
 
 /// A LogQL string holding `text` exactly: a raw backtick string, or a double-quoted one if the
 /// text has a backtick (a raw string cannot hold one).
-pub fn logql_string(text: &str) -> String {
+fn logql_string(text: &str) -> String {
     if !text.contains('`') {
         return format!("`{text}`");
     }

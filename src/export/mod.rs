@@ -9,7 +9,7 @@
 pub mod loki;
 pub mod npd;
 pub mod sigma;
-pub mod sigma_regex;
+mod sigma_regex;
 
 use std::fmt;
 

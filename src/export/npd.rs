@@ -23,7 +23,7 @@ use crate::doc::{Runbook, Severity};
 
 /// The node condition that critical causes set (they need a reboot or a repair, so they stay
 /// until the node is fixed); other causes raise events only.
-pub const CONDITION: &str = "KnownCriticalProblem";
+const CONDITION: &str = "KnownCriticalProblem";
 const CONDITION_OK_REASON: &str = "NoKnownCriticalProblem";
 const SOURCE: &str = "lore-monitor";
 
@@ -70,7 +70,7 @@ pub fn file_name(plugin: NpdPlugin) -> &'static str {
 }
 
 /// The pattern NPD is given for a signature's pattern `P` (NPD itself appends `\z`).
-pub fn npd_pattern(pattern: &str, ast: &regex_syntax::ast::Ast) -> String {
+fn npd_pattern(pattern: &str, ast: &regex_syntax::ast::Ast) -> String {
     if has_line_anchor(ast) {
         // `^`/`$` meant the message's start and end; in NPD's buffer each message is a line.
         format!("(?m:{pattern}).*")

@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::sigma_regex::{SigmaRegex, to_sigma};
 use super::{Export, ExportError, File, Format, Options, Skips, parse_portable, runbook_url};
 use crate::doc::{Runbook, Severity, SignatureSpec};
+use crate::format::cut;
 use crate::signature::normalize;
 
 #[derive(Serialize)]
@@ -131,14 +132,12 @@ pub(super) fn export(runbooks: &[Runbook], options: &Options) -> Result<Export, 
 
 fn shorten(text: &str, max: usize) -> String {
     let line = text.lines().next().unwrap_or("").trim();
-    if line.len() <= max {
-        return line.to_string();
+    let short = cut(line, max);
+    if short.len() == line.len() {
+        line.to_string()
+    } else {
+        format!("{short}…")
     }
-    let mut end = max;
-    while !line.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &line[..end])
 }
 
 /// Runs the rewrite over the signature's examples and counterexamples as lore sees them

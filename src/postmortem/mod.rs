@@ -1,4 +1,4 @@
-//! Writing postmortems: a draft from a form, a JSON body, the command line or a pasted log;
+//! Writing postmortems: one from a form, a JSON body, the command line or a pasted log;
 //! validated against the library; rendered to Markdown with front matter (unknown keys kept);
 //! saved under an id that never collides, atomically, so no word is lost and no file is ever
 //! half-written.
@@ -7,7 +7,7 @@ mod prefill;
 mod save;
 mod stats;
 
-pub use prefill::{from_paste, timeline_rows_from_log};
+pub use prefill::from_paste;
 pub use save::{Current, SaveError, Saved, commit_to_git, current, etag, save_edit, save_new};
 pub use stats::{Durations, OpenAction, Stats, median, p90, stats};
 
@@ -20,9 +20,10 @@ use serde_yaml_ng::{Mapping, Value};
 use crate::doc::incident::{KNOWN_KEYS, parse_time};
 use crate::doc::markdown::slug;
 use crate::doc::{Incident, IncidentSeverity, IncidentStatus};
+use crate::format::chars_prefix;
 use crate::library::Library;
 
-/// One problem with a draft, for a 422: which field, and what to do.
+/// One problem with a postmortem, for a 422: which field, and what to do.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Problem {
     pub field: String,
@@ -31,7 +32,7 @@ pub struct Problem {
 
 /// An action item as the form and the API carry it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ActionDraft {
+pub struct PostmortemAction {
     pub title: String,
     #[serde(default)]
     pub owner: String,
@@ -49,9 +50,9 @@ pub struct TimelineRow {
 }
 
 /// A postmortem being written: every field as text, as the user gave it. Nothing here is
-/// trusted until [`Draft::validate`] says so.
+/// trusted until [`Postmortem::validate`] says so.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Draft {
+pub struct Postmortem {
     #[serde(default)]
     pub title: String,
     #[serde(default)]
@@ -79,7 +80,7 @@ pub struct Draft {
     #[serde(default)]
     pub lang: String,
     #[serde(default)]
-    pub action_items: Vec<ActionDraft>,
+    pub action_items: Vec<PostmortemAction>,
     /// Rows for the `## Timeline` section; merged into the body when rendered.
     #[serde(default)]
     pub timeline: Vec<TimelineRow>,
@@ -103,22 +104,22 @@ pub fn template_body() -> String {
         .to_string()
 }
 
-impl Draft {
-    /// A fresh draft with the template's sections and sensible defaults.
-    pub fn new() -> Draft {
-        Draft {
+impl Postmortem {
+    /// A fresh postmortem with the template's sections and sensible defaults.
+    pub fn new() -> Postmortem {
+        Postmortem {
             status: "draft".into(),
             severity: "SEV3".into(),
             body: template_body(),
-            ..Draft::default()
+            ..Postmortem::default()
         }
     }
 
-    /// The draft of an existing incident, for editing: timeline rows taken out of the body.
-    pub fn from_incident(incident: &Incident) -> Draft {
+    /// The postmortem of an existing incident, for editing: timeline rows taken out of the body.
+    pub fn from_incident(incident: &Incident) -> Postmortem {
         let time = |t: Option<DateTime<FixedOffset>>| t.map(|t| t.to_rfc3339()).unwrap_or_default();
         let (body, timeline) = split_timeline(&incident.body);
-        Draft {
+        Postmortem {
             title: incident.title.clone(),
             status: incident.status.as_str().into(),
             severity: incident
@@ -138,7 +139,7 @@ impl Draft {
             action_items: incident
                 .action_items
                 .iter()
-                .map(|a| ActionDraft {
+                .map(|a| PostmortemAction {
                     title: a.title.clone(),
                     owner: a.owner.clone().unwrap_or_default(),
                     status: a.status.clone(),
@@ -270,7 +271,7 @@ impl Draft {
         if words == "section" || words.is_empty() {
             words = "incident".into();
         }
-        let mut words: String = words.chars().take(60).collect();
+        let mut words = chars_prefix(&words, 60).to_string();
         while words.ends_with('-') {
             words.pop();
         }
@@ -373,7 +374,7 @@ fn ascii_only(text: &str) -> String {
 
 /// `- <time> — <text>` rows of a `## Timeline` section, and the body with that section emptied.
 /// Lines that are not rows stay rows (time empty), so nothing the user wrote is dropped.
-pub fn split_timeline(body: &str) -> (String, Vec<TimelineRow>) {
+fn split_timeline(body: &str) -> (String, Vec<TimelineRow>) {
     let mut out = String::new();
     let mut rows = Vec::new();
     let mut inside = false;

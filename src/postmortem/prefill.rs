@@ -7,8 +7,9 @@ use std::sync::LazyLock;
 use chrono::{DateTime, Datelike, FixedOffset, Local, NaiveDateTime, TimeDelta};
 use regex::Regex;
 
-use super::{Draft, TimelineRow};
+use super::{Postmortem, TimelineRow};
 use crate::doc::Severity;
+use crate::format::chars_prefix;
 use crate::signature::Report;
 use crate::signature::normalize;
 
@@ -111,7 +112,7 @@ pub fn timeline_rows_from_log(lines: &[(u64, String)], year: i32) -> Vec<Timelin
             (None, _) => continue,
         };
         let message = normalize::line(line.as_bytes()).text;
-        let text: String = message.trim().chars().take(200).collect();
+        let text = chars_prefix(message.trim(), 200).to_string();
         if !rows
             .iter()
             .any(|r: &TimelineRow| r.time == time && r.text == text)
@@ -122,9 +123,9 @@ pub fn timeline_rows_from_log(lines: &[(u64, String)], year: i32) -> Vec<Timelin
     rows
 }
 
-/// A draft from a paste and the report lore made of it.
-pub fn from_paste(paste: &[u8], report: &Report) -> Draft {
-    let mut draft = Draft::new();
+/// A postmortem from a paste and the report lore made of it.
+pub fn from_paste(paste: &[u8], report: &Report) -> Postmortem {
+    let mut postmortem = Postmortem::new();
     let year = Local::now().year();
     let causes: Vec<_> = report
         .causes
@@ -132,7 +133,7 @@ pub fn from_paste(paste: &[u8], report: &Report) -> Draft {
         .filter(|c| c.severity > Severity::Info)
         .take(5)
         .collect();
-    draft.runbooks = causes.iter().map(|c| c.runbook.clone()).collect();
+    postmortem.runbooks = causes.iter().map(|c| c.runbook.clone()).collect();
     let text = String::from_utf8_lossy(paste);
     let mut hosts: Vec<String> = Vec::new();
     for line in text.lines().take(200_000) {
@@ -143,19 +144,19 @@ pub fn from_paste(paste: &[u8], report: &Report) -> Draft {
             }
         }
     }
-    draft.hosts = hosts;
+    postmortem.hosts = hosts;
     if let Some(top) = causes.first() {
-        draft.title = match draft.hosts.first() {
+        postmortem.title = match postmortem.hosts.first() {
             Some(host) => format!("{} on {host}", top.title),
             None => top.title.clone(),
         };
-        draft.severity = match top.severity {
+        postmortem.severity = match top.severity {
             Severity::Critical => "SEV2",
             Severity::High => "SEV3",
             _ => "SEV4",
         }
         .into();
-        draft.tags = vec!["from-paste".into()];
+        postmortem.tags = vec!["from-paste".into()];
     }
     // The interesting lines: what matched and what looked like an error.
     let mut wanted: Vec<(u64, String)> = report
@@ -185,9 +186,9 @@ pub fn from_paste(paste: &[u8], report: &Report) -> Draft {
                     })
             })
     }) {
-        draft.started_at = first.to_rfc3339();
+        postmortem.started_at = first.to_rfc3339();
     }
-    draft.timeline = rows;
+    postmortem.timeline = rows;
     let summary: String = causes
         .iter()
         .map(|c| {
@@ -209,14 +210,14 @@ pub fn from_paste(paste: &[u8], report: &Report) -> Draft {
             "What happened, in two or three sentences.\n\nlore matched the pasted log to:\n\n{summary}"
         )
     };
-    draft.body = draft
+    postmortem.body = postmortem
         .body
         .replace("## Summary\n\nWhat happened, in two or three sentences.\n", &format!("## Summary\n\n{summary_block}"))
         .replace(
             "## Supporting information\n\n",
             &format!("## Supporting information\n\nThe log this postmortem was started from:\n\n{fence}log\n{}\n{fence}\n", log.trim_end()),
         );
-    draft
+    postmortem
 }
 
 /// The paste, or when it is large the lines around what matched, with gaps marked.

@@ -1,4 +1,4 @@
-//! Saving drafts: validated first (nothing written on a problem); a new file gets an id no other
+//! Saving postmortems: validated first (nothing written on a problem); a new file gets an id no other
 //! save can take (the finished file is hard-linked into place, which fails if the name exists);
 //! an edit is checked against the version it was based on and replaces the file by rename. The
 //! bytes are written and synced in `.lore/tmp/` first, so `incidents/` only ever holds whole
@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
 
-use super::{Draft, Problem};
+use super::{Postmortem, Problem};
 use crate::doc::Incident;
 use crate::library::{
     CACHE_DIR, INCIDENTS, Library, MAX_DOCUMENT, write_atomically_via, write_temp,
@@ -71,17 +71,21 @@ pub fn current(root: &Path, incident: &Incident) -> std::io::Result<Current> {
 
 /// Saves a new incident. Its id is `<date>-<slug>`, with `-2`, `-3`, ... when taken, even by a
 /// save happening at the same moment.
-pub fn save_new(root: &Path, library: &Library, draft: &Draft) -> Result<Saved, SaveError> {
-    let problems = draft.validate(library);
+pub fn save_new(
+    root: &Path,
+    library: &Library,
+    postmortem: &Postmortem,
+) -> Result<Saved, SaveError> {
+    let problems = postmortem.validate(library);
     if !problems.is_empty() {
         return Err(SaveError::Invalid(problems));
     }
-    let text = draft.render();
+    let text = postmortem.render();
     check_parses(&text)?;
     let dir = root.join(INCIDENTS);
     fs::create_dir_all(&dir)?;
     let temp = write_temp(&temp_dir(root)?, "incident", text.as_bytes())?;
-    let base = draft.base_id();
+    let base = postmortem.base_id();
     let result = (|| {
         for n in 1..10_000 {
             let id = if n == 1 {
@@ -110,13 +114,13 @@ pub fn save_new(root: &Path, library: &Library, draft: &Draft) -> Result<Saved, 
     result
 }
 
-/// Replaces incident `id` with `draft`, if the file is still the version `if_match` names.
-/// Unknown front-matter keys of the file are kept when the draft brings none.
+/// Replaces incident `id` with `postmortem`, if the file is still the version `if_match` names.
+/// Unknown front-matter keys of the file are kept when the postmortem brings none.
 pub fn save_edit(
     root: &Path,
     library: &Library,
     id: &str,
-    draft: &Draft,
+    postmortem: &Postmortem,
     if_match: &str,
 ) -> Result<Saved, SaveError> {
     if !crate::doc::is_valid_id(id) {
@@ -139,18 +143,18 @@ pub fn save_edit(
             etag: current_etag,
         });
     }
-    let mut draft = draft.clone();
-    if draft.extra.is_empty()
+    let mut postmortem = postmortem.clone();
+    if postmortem.extra.is_empty()
         && let (Some(existing), _) =
             Incident::parse(Path::new(&rel), &String::from_utf8_lossy(&current))
     {
-        draft.extra = existing.extra;
+        postmortem.extra = existing.extra;
     }
-    let problems = draft.validate(library);
+    let problems = postmortem.validate(library);
     if !problems.is_empty() {
         return Err(SaveError::Invalid(problems));
     }
-    let text = draft.render();
+    let text = postmortem.render();
     check_parses(&text)?;
     write_atomically_via(&temp_dir(root)?, &path, text.as_bytes())?;
     sync_dir(&root.join(INCIDENTS));

@@ -1,5 +1,6 @@
 use std::path::Path;
 
+use super::prefill::timeline_rows_from_log;
 use super::*;
 use crate::doc::Runbook;
 
@@ -16,14 +17,14 @@ fn library() -> Library {
     )
 }
 
-fn draft() -> Draft {
-    Draft {
+fn postmortem() -> Postmortem {
+    Postmortem {
         title: "GPUs lost after a driver upgrade".into(),
         started_at: "2026-04-03T14:02:00+08:00".into(),
         detected_at: "2026-04-03T14:05:00+08:00".into(),
         runbooks: vec!["driver-version-mismatch".into()],
         hosts: vec!["gpu-a100-07".into()],
-        action_items: vec![ActionDraft {
+        action_items: vec![PostmortemAction {
             title: "Hold packages".into(),
             owner: "ops".into(),
             status: "open".into(),
@@ -33,22 +34,22 @@ fn draft() -> Draft {
             time: "2026-04-03 14:02 +08:00".into(),
             text: "alerts".into(),
         }],
-        ..Draft::new()
+        ..Postmortem::new()
     }
 }
 
 #[test]
 fn validation_reports_every_problem() {
-    let mut d = draft();
+    let mut d = postmortem();
     d.title = " ".into();
     d.severity = "P1".into();
     d.resolved_at = "2026-04-03T13:00:00+08:00".into();
     d.mitigated_at = "soon".into();
     d.runbooks.push("nope".into());
-    d.action_items.push(ActionDraft {
+    d.action_items.push(PostmortemAction {
         title: "x".into(),
         due: "tomorrow".into(),
-        ..ActionDraft::default()
+        ..PostmortemAction::default()
     });
     let fields: Vec<String> = d
         .validate(&library())
@@ -66,12 +67,12 @@ fn validation_reports_every_problem() {
             "action_items"
         ]
     );
-    assert!(draft().validate(&library()).is_empty());
+    assert!(postmortem().validate(&library()).is_empty());
 }
 
 #[test]
 fn renders_a_file_that_parses_back() {
-    let mut d = draft();
+    let mut d = postmortem();
     d.extra.insert("reviewer".into(), "alice".into());
     let text = d.render();
     assert!(
@@ -93,8 +94,8 @@ fn renders_a_file_that_parses_back() {
         "{}",
         incident.body
     );
-    // And back into a draft: the same rows, the same body.
-    let again = Draft::from_incident(&incident);
+    // And back into a postmortem: the same rows, the same body.
+    let again = Postmortem::from_incident(&incident);
     assert_eq!(again.timeline, d.timeline);
     assert_eq!(again.render(), text);
 }
@@ -102,10 +103,10 @@ fn renders_a_file_that_parses_back() {
 #[test]
 fn ids() {
     assert_eq!(
-        draft().base_id(),
+        postmortem().base_id(),
         "2026-04-03-gpus-lost-after-a-driver-upgrade"
     );
-    let mut d = draft();
+    let mut d = postmortem();
     d.title = "驱动版本不匹配".into();
     assert_eq!(d.base_id(), "2026-04-03-incident");
 }

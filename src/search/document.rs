@@ -3,6 +3,7 @@
 
 use crate::doc::markdown::{Section, plain_text};
 use crate::doc::{Incident, Runbook};
+use crate::format::first_chars;
 
 /// A document ready to be indexed.
 #[derive(Debug, Clone)]
@@ -81,13 +82,5 @@ impl IndexDoc {
             examples: Vec::new(),
             extra,
         }
-    }
-}
-
-/// At most `n` characters of `text`, cut at a character boundary, with `…` if cut.
-pub fn first_chars(text: &str, n: usize) -> String {
-    match text.char_indices().nth(n) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_string(),
     }
 }

@@ -28,16 +28,16 @@ use crate::doc::{Incident, Runbook, log_blocks};
 use crate::search::tokenizer::tokenize;
 
 /// A suggestion needs at least this confidence (0..1) ...
-pub const MIN_SCORE: f64 = 0.5;
+const MIN_SCORE: f64 = 0.5;
 /// ... and this much more than the next runbook. Both were chosen on the tuning split with
 /// `LORE_TUNE_SIMILAR=1 cargo test --release --test it similar_tier -- --nocapture`: the most
 /// answers while at most 1 negative in 25 gets a suggestion (0.5 and 0.03: 2 of 66 tuning
 /// negatives; a margin of 0 let 4 through, a threshold of 0.45 with this margin 4).
-pub const MIN_MARGIN: f64 = 0.03;
+const MIN_MARGIN: f64 = 0.03;
 /// Suggestions listed per report.
-pub const MAX_SUGGESTIONS: usize = 3;
+const MAX_SUGGESTIONS: usize = 3;
 /// Lines looked up per report (the most frequent unexplained ones come first).
-pub const MAX_LINES: usize = 200;
+const MAX_LINES: usize = 200;
 /// Agreement with prose counts this much of agreement with a real log line.
 const PROSE: f64 = 0.75;
 /// A line needs this many informative terms to be looked up at all.
@@ -182,7 +182,7 @@ pub struct Suggestion {
 
 /// The terms of a text worth comparing: lowercase words and identifiers, not numbers, hex,
 /// addresses or one-letter parts.
-pub fn terms(text: &str) -> HashSet<String> {
+pub(super) fn terms(text: &str) -> HashSet<String> {
     tokenize(text)
         .into_iter()
         .map(|t| t.text)

@@ -121,12 +121,9 @@ fn hits_of(engine: &Engine, sig: u32, text: &str) -> Vec<BTreeMap<String, String
 
 fn preview(text: &str) -> String {
     let one_line = text.trim().replace('\n', "⏎");
-    let mut end = one_line.len().min(100);
-    while !one_line.is_char_boundary(end) {
-        end -= 1;
-    }
-    if end < one_line.len() {
-        format!("{:?}…", &one_line[..end])
+    let shown = crate::format::cut(&one_line, 100);
+    if shown.len() < one_line.len() {
+        format!("{shown:?}…")
     } else {
         format!("{one_line:?}")
     }

@@ -331,11 +331,8 @@ pub fn display(cleaned: &str) -> String {
     if cleaned.len() <= DISPLAY_MAX {
         return cleaned.to_string();
     }
-    let mut end = DISPLAY_MAX;
-    while !cleaned.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}… [{} more bytes]", &cleaned[..end], cleaned.len() - end)
+    let shown = crate::format::cut(cleaned, DISPLAY_MAX);
+    format!("{shown}… [{} more bytes]", cleaned.len() - shown.len())
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! The codec between request bodies and postmortem drafts: a URL-encoded form (the page's fields,
+//! The codec between request bodies and postmortems being written: a URL-encoded form (the page's fields,
 //! `datetime-local` times with an offset, lists typed as text, rows in parallel fields) and a JSON
 //! object (front-matter keys, kept when unknown). The handlers in `write.rs` only call it.
 
@@ -6,7 +6,7 @@ use chrono::{DateTime, FixedOffset, Local};
 
 use super::error::WebError;
 use crate::doc::incident::KNOWN_KEYS;
-use crate::postmortem::{self, ActionDraft, Draft, TimelineRow};
+use crate::postmortem::{self, Postmortem, PostmortemAction, TimelineRow};
 
 /// The server's current UTC offset, as the default for times typed without one.
 pub fn local_offset() -> FixedOffset {
@@ -31,14 +31,14 @@ fn list(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// What a postmortem form sent: the draft, the etag an edit is based on, and the token.
+/// What a postmortem form sent: the postmortem, the etag an edit is based on, and the token.
 pub struct Submitted {
-    pub draft: Draft,
+    pub postmortem: Postmortem,
     pub etag: Option<String>,
     pub token: Option<String>,
 }
 
-/// The draft a form describes. Field names follow the front matter (DESIGN §6).
+/// The postmortem a form describes. Field names follow the front matter (DESIGN §6).
 pub fn from_form(fields: &[(String, String)]) -> Submitted {
     let get = |name: &str| {
         fields
@@ -79,7 +79,7 @@ pub fn from_form(fields: &[(String, String)]) -> Submitted {
     let action_items = titles
         .iter()
         .enumerate()
-        .map(|(i, title)| ActionDraft {
+        .map(|(i, title)| PostmortemAction {
             title: title.trim().to_string(),
             owner: owners
                 .get(i)
@@ -103,7 +103,7 @@ pub fn from_form(fields: &[(String, String)]) -> Submitted {
         })
         .filter(|r| !r.text.is_empty() || !r.time.is_empty())
         .collect();
-    let draft = Draft {
+    let pm = Postmortem {
         title: get("title").trim().to_string(),
         status: get("status").to_string(),
         severity: get("severity").to_string(),
@@ -127,11 +127,15 @@ pub fn from_form(fields: &[(String, String)]) -> Submitted {
     };
     let etag = Some(get("etag").to_string()).filter(|e| !e.is_empty());
     let token = Some(get("token").to_string()).filter(|t| !t.is_empty());
-    Submitted { draft, etag, token }
+    Submitted {
+        postmortem: pm,
+        etag,
+        token,
+    }
 }
 
-/// A JSON object of front-matter keys plus `body` as a draft; keys lore does not know are kept.
-pub fn from_json(body: &[u8]) -> Result<Draft, WebError> {
+/// A JSON object of front-matter keys plus `body` as a postmortem; keys lore does not know are kept.
+pub fn from_json(body: &[u8]) -> Result<Postmortem, WebError> {
     let value: serde_json::Value = serde_json::from_slice(body).map_err(|e| {
         WebError::BadRequest(format!(
             "expected a JSON object of front-matter keys and \"body\": {e}"
@@ -152,11 +156,11 @@ pub fn from_json(body: &[u8]) -> Result<Draft, WebError> {
             extra.insert(serde_yaml_ng::Value::String(key), yaml);
         }
     }
-    let mut draft: Draft = serde_json::from_value(serde_json::Value::Object(known))
+    let mut pm: Postmortem = serde_json::from_value(serde_json::Value::Object(known))
         .map_err(|e| WebError::BadRequest(format!("a field has the wrong type: {e}")))?;
-    draft.extra = extra;
-    if draft.body.trim().is_empty() {
-        draft.body = postmortem::template_body();
+    pm.extra = extra;
+    if pm.body.trim().is_empty() {
+        pm.body = postmortem::template_body();
     }
-    Ok(draft)
+    Ok(pm)
 }

@@ -1,23 +1,21 @@
-//! HTML pages. Each handler takes the current snapshot, builds a view struct, renders it.
+//! HTML pages. Each handler takes the current snapshot, builds a view struct (with the builders
+//! in `views.rs`), renders it.
 
 use std::collections::BTreeMap;
 
 use axum::extract::{Query, State};
 use axum::response::Response;
-use chrono::{DateTime, FixedOffset, Local, TimeDelta};
+use chrono::{DateTime, FixedOffset, Local};
 use serde::Deserialize;
 
 use super::error::{PageError, WebError};
 use super::extract::{Body, Id};
-use super::state::{AppState, Snapshot};
+use super::state::AppState;
 use super::views::*;
 use super::{SearchParams, run_match, run_search};
-use crate::doc::markdown::{plain_text, section_markdown, to_html};
 use crate::doc::{Incident, IncidentSeverity, Runbook, Severity};
-use crate::format::{human_bytes, url_component};
+use crate::format::{chars_prefix, duration, minute_with_offset};
 use crate::signature::draft::draft_runbook;
-use crate::signature::normalize;
-use crate::signature::{IncidentRef, Report};
 
 const EXAMPLE: &str = "[ 4216.350214] NVRM: API mismatch: the client has the version 535.104.05, but this kernel module has the version 535.86.01.\nFailed to initialize NVML: Driver/library version mismatch";
 
@@ -86,7 +84,7 @@ pub async fn search(
 }
 
 #[derive(Deserialize)]
-pub struct PasteForm {
+struct PasteForm {
     #[serde(default)]
     text: String,
 }
@@ -104,219 +102,6 @@ pub async fn match_paste(
     let mut page = match_page(&snapshot, &report, &text);
     page.read_only = state.read_only;
     Ok(render(&page))
-}
-
-/// Lines around each hit, the Fix of each runbook, past incidents, unexplained lines.
-fn match_page(snapshot: &Snapshot, report: &Report, paste: &[u8]) -> MatchPage {
-    let lines = LineIndex::new(paste);
-    let causes = report
-        .causes
-        .iter()
-        .enumerate()
-        .map(|(n, cause)| {
-            let runbook = snapshot.library.runbook(&cause.runbook);
-            let fix_html = runbook
-                .and_then(|r| section_markdown(&r.body, "fix"))
-                .map(to_html)
-                .unwrap_or_default();
-            // The first hit of each signature, its lines shown once in one block with every
-            // hit marked; the rest as a list.
-            let mut shown_sigs: Vec<&str> = Vec::new();
-            let mut hits = Vec::new();
-            let mut more = Vec::new();
-            for hit in &cause.hits {
-                if hits.len() < 6 && !shown_sigs.contains(&hit.signature.as_str()) {
-                    shown_sigs.push(&hit.signature);
-                    hits.push(HitView {
-                        line: hit.line,
-                        last_line: hit.last_line,
-                        signature: hit.signature.clone(),
-                        captures: hit
-                            .captures
-                            .iter()
-                            .map(|(k, v)| (k.clone(), v.clone()))
-                            .collect(),
-                        explain: hit.explain.clone().unwrap_or_default(),
-                    });
-                } else if more.len() < 50 {
-                    more.push((hit.line, first_line(&hit.text)));
-                }
-            }
-            let mut context: Vec<ContextLine> = Vec::new();
-            let mut spans: Vec<(u64, u64)> = hits.iter().map(|h| (h.line, h.last_line)).collect();
-            spans.sort_unstable();
-            for (first, last) in spans {
-                for line in lines.context(first, last, 2) {
-                    match context.iter_mut().find(|c| c.number == line.number) {
-                        Some(existing) => existing.hit |= line.hit,
-                        None => context.push(line),
-                    }
-                }
-            }
-            context.sort_by_key(|c| c.number);
-            // Every hit inside the block is marked, listed above it or not.
-            for line in &mut context {
-                line.hit |= cause
-                    .hits
-                    .iter()
-                    .any(|h| (h.line..=h.last_line).contains(&line.number));
-            }
-            let mut with_gaps: Vec<ContextLine> = Vec::with_capacity(context.len());
-            for line in context {
-                if with_gaps.last().is_some_and(|p| p.number + 1 < line.number) {
-                    with_gaps.push(ContextLine {
-                        number: 0,
-                        text: "…".into(),
-                        hit: false,
-                    });
-                }
-                with_gaps.push(line);
-            }
-            let listed = (hits.len() + more.len()) as u64;
-            CauseView {
-                rank: n + 1,
-                id: cause.runbook.clone(),
-                title: cause.title.clone(),
-                summary: cause.summary.clone(),
-                severity: cause.severity.as_str().to_string(),
-                score_percent: (cause.score * 100.0).round() as u32,
-                action: cause.action.clone().unwrap_or_default(),
-                hits,
-                context: with_gaps,
-                more,
-                hidden: cause.hit_count.saturating_sub(listed),
-                hit_count: cause.hit_count,
-                fix_html,
-                seen: seen(&cause.incidents),
-                incidents: cause.incidents.iter().take(5).map(past_incident).collect(),
-            }
-        })
-        .collect();
-    let similar = report
-        .similar
-        .iter()
-        .map(|s| SimilarView {
-            id: s.runbook.clone(),
-            title: s.title.clone(),
-            summary: s.summary.clone(),
-            severity: s.severity.as_str().to_string(),
-            score_percent: (s.score * 100.0).round() as u32,
-            lines: s.lines.iter().map(|l| (l.line, l.text.clone())).collect(),
-            fix_html: snapshot
-                .library
-                .runbook(&s.runbook)
-                .and_then(|r| section_markdown(&r.body, "fix"))
-                .map(to_html)
-                .unwrap_or_default(),
-        })
-        .collect();
-    let unexplained = report
-        .unexplained
-        .iter()
-        .map(|u| UnexplainedView {
-            line: u.line,
-            text: u.text.clone(),
-            count: u.count,
-            draft_url: format!("/runbooks/draft?line={}", url_component(&u.text)),
-        })
-        .collect();
-    let shown = &paste[..paste.len().min(200_000)];
-    let mut layout = Layout::new("Match", "match");
-    layout.query = String::new();
-    MatchPage {
-        layout,
-        causes,
-        similar,
-        unexplained,
-        unexplained_total: report.unexplained_total,
-        stats: format!(
-            "{} line(s), {} scanned in {:.1} ms",
-            report.stats.lines,
-            human_bytes(report.stats.bytes),
-            report.stats.elapsed_ms
-        ),
-        paste: clean_block(shown),
-        paste_full: String::from_utf8_lossy(&paste[..paste.len().min(2 << 20)]).into_owned(),
-        read_only: false,
-    }
-}
-
-/// "3 times, last 2026-04-03 on gpu-a100-07".
-fn seen(incidents: &[IncidentRef]) -> String {
-    let Some(last) = incidents.first() else {
-        return String::new();
-    };
-    let times = match incidents.len() {
-        1 => "once".to_string(),
-        n => format!("{n} times"),
-    };
-    let when = last
-        .started_at
-        .as_deref()
-        .map(|t| t.get(..10).unwrap_or(t))
-        .unwrap_or("?");
-    match last.hosts.first() {
-        Some(host) => format!("{times}, last {when} on {host}"),
-        None => format!("{times}, last {when}"),
-    }
-}
-
-fn past_incident(i: &IncidentRef) -> PastIncident {
-    PastIncident {
-        id: i.id.clone(),
-        title: i.title.clone(),
-        date: i
-            .started_at
-            .as_deref()
-            .map(|t| t.get(..10).unwrap_or(t).to_string())
-            .unwrap_or_default(),
-        hosts: i.hosts.join(", "),
-    }
-}
-
-/// Byte offsets of the lines of a paste, to show lines around a hit.
-struct LineIndex<'a> {
-    text: &'a [u8],
-    starts: Vec<usize>,
-}
-
-impl<'a> LineIndex<'a> {
-    fn new(text: &'a [u8]) -> LineIndex<'a> {
-        let mut starts = vec![0];
-        starts.extend(memchr::memchr_iter(b'\n', text).map(|p| p + 1));
-        LineIndex { text, starts }
-    }
-
-    fn line(&self, number: u64) -> Option<String> {
-        let i = usize::try_from(number).ok()?.checked_sub(1)?;
-        let start = *self.starts.get(i)?;
-        if start >= self.text.len() && i > 0 {
-            return None;
-        }
-        let end = self.starts.get(i + 1).map_or(self.text.len(), |e| e - 1);
-        let end = end.max(start);
-        Some(normalize::line(&self.text[start..end]).shown)
-    }
-
-    fn context(&self, first: u64, last: u64, around: u64) -> Vec<ContextLine> {
-        (first.saturating_sub(around).max(1)..=last + around)
-            .filter_map(|n| {
-                self.line(n).map(|text| ContextLine {
-                    number: n,
-                    text,
-                    hit: (first..=last).contains(&n),
-                })
-            })
-            .collect()
-    }
-}
-
-fn clean_block(bytes: &[u8]) -> String {
-    normalize::block(bytes)
-}
-
-fn first_line(text: &str) -> String {
-    text.lines().next().unwrap_or("").to_string()
 }
 
 #[derive(Deserialize)]
@@ -373,31 +158,6 @@ pub async fn runbooks(State(state): State<AppState>, Query(params): Query<ListPa
         severities,
         filtered: tag.is_some() || severity.is_some(),
     })
-}
-
-fn runbook_row(snapshot: &Snapshot, r: &Runbook) -> RunbookRow {
-    RunbookRow {
-        id: r.id.clone(),
-        title: r.title.clone(),
-        summary: r.summary.clone(),
-        severity: r.severity.as_str().to_string(),
-        tags: r.tags.clone(),
-        signatures: r.signatures.len(),
-        incidents: snapshot.matcher.incidents_of(&r.id).len(),
-    }
-}
-
-fn tag_counts(snapshot: &Snapshot, selected: Option<&str>, limit: usize) -> Vec<TagCount> {
-    let mut tags: Vec<(&String, &usize)> = snapshot.tags.iter().collect();
-    tags.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
-    tags.into_iter()
-        .take(limit)
-        .map(|(tag, count)| TagCount {
-            tag: tag.clone(),
-            count: *count,
-            selected: selected == Some(tag.as_str()),
-        })
-        .collect()
 }
 
 pub async fn runbook(
@@ -472,7 +232,7 @@ pub struct DraftParams {
 }
 
 pub async fn draft(Query(params): Query<DraftParams>) -> Result<Response, PageError> {
-    let line: String = params.line.chars().take(4000).collect();
+    let line = chars_prefix(&params.line, 4000).to_string();
     if line.trim().is_empty() {
         return Err(WebError::BadRequest("give the log line as ?line=".into()).into());
     }
@@ -534,33 +294,6 @@ pub async fn incidents(
     })
 }
 
-fn incident_row(i: &Incident) -> IncidentRow {
-    IncidentRow {
-        id: i.id.clone(),
-        title: i.title.clone(),
-        date: i
-            .started_at
-            .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
-            .unwrap_or_default(),
-        severity: i.severity.map_or("—", IncidentSeverity::as_str).to_string(),
-        status: i.status.as_str().to_string(),
-        hosts: i.hosts.join(", "),
-        resolve: i.time_to_resolve().map(duration).unwrap_or_default(),
-    }
-}
-
-/// `2 h 08 min`, `45 min`, `3 d 2 h`.
-pub fn duration(d: TimeDelta) -> String {
-    let minutes = d.num_minutes();
-    if minutes < 60 {
-        format!("{minutes} min")
-    } else if minutes < 48 * 60 {
-        format!("{} h {:02} min", minutes / 60, minutes % 60)
-    } else {
-        format!("{} d {} h", minutes / 1440, (minutes % 1440) / 60)
-    }
-}
-
 pub async fn incident(
     State(state): State<AppState>,
     id: Id<Incident, PageError>,
@@ -578,11 +311,7 @@ pub async fn incident(
                 Some(s) if label != "Started" => duration(t - s),
                 _ => String::new(),
             };
-            (
-                label.to_string(),
-                t.format("%Y-%m-%d %H:%M %:z").to_string(),
-                since,
-            )
+            (label.to_string(), minute_with_offset(t), since)
         })
     };
     let times = [
@@ -675,28 +404,4 @@ pub async fn tag(
 
 pub async fn not_found() -> Response {
     WebError::NotFound("this page".into()).page()
-}
-
-/// The `##` headings of a document, as links to their anchors.
-fn toc(markdown: &str) -> Vec<Link> {
-    let (_, sections) = plain_text(markdown);
-    sections
-        .iter()
-        .filter(|s| s.level == 2)
-        .map(|s| Link {
-            href: format!("#{}", s.anchor),
-            text: s.heading.clone(),
-        })
-        .collect()
-}
-
-/// A link to a runbook by its title (its id if it does not exist).
-fn runbook_link(snapshot: &Snapshot, id: &str) -> Link {
-    Link {
-        href: format!("/runbooks/{id}"),
-        text: snapshot
-            .library
-            .runbook(id)
-            .map_or_else(|| id.to_string(), |r| r.title.clone()),
-    }
 }

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
 use crate::doc::markdown::to_html;
-use crate::library::{CACHE_DIR, Library, LibraryError};
-use crate::search::SearchIndex;
+use crate::library::{Library, LibraryError};
+use crate::search::{SearchIndex, WhenBusy};
 use crate::signature::Matcher;
 
 pub struct Snapshot {
@@ -99,19 +99,11 @@ impl AppState {
     /// Loads the library and opens (or builds) the search index under `root/.lore`.
     pub fn load(root: &Path, read_only: bool) -> anyhow::Result<AppState> {
         let snapshot = Snapshot::build(root)?;
-        let dir = root.join(CACHE_DIR).join("index");
-        let search = match SearchIndex::open(&dir) {
-            Ok(index) => index,
-            Err(e) => {
-                tracing::warn!(error = %e, "search index not usable on disk; keeping it in memory");
-                SearchIndex::in_ram()
-            }
-        };
-        if let Err(e) = search.sync(root, false, &mut |_, _| {}) {
-            tracing::warn!(error = %e, "search index sync failed; rebuilding in memory");
-            let index = SearchIndex::in_ram();
-            index.sync(root, true, &mut |_, _| {})?;
-            return Ok(AppState::new(root, read_only, snapshot, index));
+        // Another lore holding the index must not leave this server's search behind its pages.
+        let (search, warning) =
+            SearchIndex::open_for_root(root, WhenBusy::BuildInMemory, false, &mut |_, _| {})?;
+        if let Some(warning) = warning {
+            tracing::warn!(%warning, "search index");
         }
         Ok(AppState::new(root, read_only, snapshot, search))
     }

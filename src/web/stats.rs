@@ -7,9 +7,9 @@ use axum::response::{IntoResponse, Response};
 use plotters::prelude::*;
 use std::collections::BTreeMap;
 
-use super::pages::duration;
 use super::state::AppState;
 use super::views::{Layout, StatsPage, render};
+use crate::format::duration;
 use crate::postmortem::{self, Stats};
 
 const PALETTE: [RGBColor; 10] = [

@@ -1,10 +1,17 @@
 //! View structs for the templates: small, borrowed-free, already formatted. Templates never see
-//! domain or tantivy types.
+//! domain or tantivy types. The builders that turn domain values (a report, a runbook, an
+//! incident) into these views are here too, below the structs; handlers only pick and render.
 
 use askama::Template;
 use axum::response::{Html, IntoResponse, Response};
 
 use super::assets;
+use super::state::Snapshot;
+use crate::doc::markdown::{plain_text, section_markdown, to_html};
+use crate::doc::{Incident, IncidentSeverity, Runbook};
+use crate::format::{self, day, duration, human_bytes, minute, url_component};
+use crate::signature::normalize;
+use crate::signature::{IncidentRef, Report};
 
 /// What every page's frame needs.
 pub struct Layout {
@@ -354,4 +361,276 @@ pub struct StatsPage {
     pub never_hit: Vec<(String, String)>,
     /// Runbooks not reviewed in a year: (id, title, reviewed)
     pub stale: Vec<(String, String, String)>,
+}
+
+// Builders: domain values to the views above.
+
+/// Lines around each hit, the Fix of each runbook, past incidents, unexplained lines.
+pub(super) fn match_page(snapshot: &Snapshot, report: &Report, paste: &[u8]) -> MatchPage {
+    let lines = LineIndex::new(paste);
+    let causes = report
+        .causes
+        .iter()
+        .enumerate()
+        .map(|(n, cause)| {
+            let runbook = snapshot.library.runbook(&cause.runbook);
+            let fix_html = runbook
+                .and_then(|r| section_markdown(&r.body, "fix"))
+                .map(to_html)
+                .unwrap_or_default();
+            // The first hit of each signature, its lines shown once in one block with every
+            // hit marked; the rest as a list.
+            let mut shown_sigs: Vec<&str> = Vec::new();
+            let mut hits = Vec::new();
+            let mut more = Vec::new();
+            for hit in &cause.hits {
+                if hits.len() < 6 && !shown_sigs.contains(&hit.signature.as_str()) {
+                    shown_sigs.push(&hit.signature);
+                    hits.push(HitView {
+                        line: hit.line,
+                        last_line: hit.last_line,
+                        signature: hit.signature.clone(),
+                        captures: hit
+                            .captures
+                            .iter()
+                            .map(|(k, v)| (k.clone(), v.clone()))
+                            .collect(),
+                        explain: hit.explain.clone().unwrap_or_default(),
+                    });
+                } else if more.len() < 50 {
+                    more.push((hit.line, first_line(&hit.text)));
+                }
+            }
+            let mut context: Vec<ContextLine> = Vec::new();
+            let mut spans: Vec<(u64, u64)> = hits.iter().map(|h| (h.line, h.last_line)).collect();
+            spans.sort_unstable();
+            for (first, last) in spans {
+                for line in lines.context(first, last, 2) {
+                    match context.iter_mut().find(|c| c.number == line.number) {
+                        Some(existing) => existing.hit |= line.hit,
+                        None => context.push(line),
+                    }
+                }
+            }
+            context.sort_by_key(|c| c.number);
+            // Every hit inside the block is marked, listed above it or not.
+            for line in &mut context {
+                line.hit |= cause
+                    .hits
+                    .iter()
+                    .any(|h| (h.line..=h.last_line).contains(&line.number));
+            }
+            let mut with_gaps: Vec<ContextLine> = Vec::with_capacity(context.len());
+            for line in context {
+                if with_gaps.last().is_some_and(|p| p.number + 1 < line.number) {
+                    with_gaps.push(ContextLine {
+                        number: 0,
+                        text: "…".into(),
+                        hit: false,
+                    });
+                }
+                with_gaps.push(line);
+            }
+            let listed = (hits.len() + more.len()) as u64;
+            CauseView {
+                rank: n + 1,
+                id: cause.runbook.clone(),
+                title: cause.title.clone(),
+                summary: cause.summary.clone(),
+                severity: cause.severity.as_str().to_string(),
+                score_percent: (cause.score * 100.0).round() as u32,
+                action: cause.action.clone().unwrap_or_default(),
+                hits,
+                context: with_gaps,
+                more,
+                hidden: cause.hit_count.saturating_sub(listed),
+                hit_count: cause.hit_count,
+                fix_html,
+                seen: seen(&cause.incidents),
+                incidents: cause.incidents.iter().take(5).map(past_incident).collect(),
+            }
+        })
+        .collect();
+    let similar = report
+        .similar
+        .iter()
+        .map(|s| SimilarView {
+            id: s.runbook.clone(),
+            title: s.title.clone(),
+            summary: s.summary.clone(),
+            severity: s.severity.as_str().to_string(),
+            score_percent: (s.score * 100.0).round() as u32,
+            lines: s.lines.iter().map(|l| (l.line, l.text.clone())).collect(),
+            fix_html: snapshot
+                .library
+                .runbook(&s.runbook)
+                .and_then(|r| section_markdown(&r.body, "fix"))
+                .map(to_html)
+                .unwrap_or_default(),
+        })
+        .collect();
+    let unexplained = report
+        .unexplained
+        .iter()
+        .map(|u| UnexplainedView {
+            line: u.line,
+            text: u.text.clone(),
+            count: u.count,
+            draft_url: format!("/runbooks/draft?line={}", url_component(&u.text)),
+        })
+        .collect();
+    let shown = &paste[..paste.len().min(200_000)];
+    let mut layout = Layout::new("Match", "match");
+    layout.query = String::new();
+    MatchPage {
+        layout,
+        causes,
+        similar,
+        unexplained,
+        unexplained_total: report.unexplained_total,
+        stats: format!(
+            "{} line(s), {} scanned in {:.1} ms",
+            report.stats.lines,
+            human_bytes(report.stats.bytes),
+            report.stats.elapsed_ms
+        ),
+        paste: clean_block(shown),
+        paste_full: String::from_utf8_lossy(&paste[..paste.len().min(2 << 20)]).into_owned(),
+        read_only: false,
+    }
+}
+
+/// How often a cause was seen before: see [`crate::format::seen`].
+fn seen(incidents: &[IncidentRef]) -> String {
+    let Some(last) = incidents.first() else {
+        return String::new();
+    };
+    format::seen(
+        incidents.len(),
+        last.started_at.as_deref(),
+        last.hosts.first().map(String::as_str),
+    )
+}
+
+pub(super) fn past_incident(i: &IncidentRef) -> PastIncident {
+    PastIncident {
+        id: i.id.clone(),
+        title: i.title.clone(),
+        date: i
+            .started_at
+            .as_deref()
+            .map(|t| day(t).to_string())
+            .unwrap_or_default(),
+        hosts: i.hosts.join(", "),
+    }
+}
+
+/// Byte offsets of the lines of a paste, to show lines around a hit.
+struct LineIndex<'a> {
+    text: &'a [u8],
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    fn new(text: &'a [u8]) -> LineIndex<'a> {
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', text).map(|p| p + 1));
+        LineIndex { text, starts }
+    }
+
+    fn line(&self, number: u64) -> Option<String> {
+        let i = usize::try_from(number).ok()?.checked_sub(1)?;
+        let start = *self.starts.get(i)?;
+        if start >= self.text.len() && i > 0 {
+            return None;
+        }
+        let end = self.starts.get(i + 1).map_or(self.text.len(), |e| e - 1);
+        let end = end.max(start);
+        Some(normalize::line(&self.text[start..end]).shown)
+    }
+
+    fn context(&self, first: u64, last: u64, around: u64) -> Vec<ContextLine> {
+        (first.saturating_sub(around).max(1)..=last + around)
+            .filter_map(|n| {
+                self.line(n).map(|text| ContextLine {
+                    number: n,
+                    text,
+                    hit: (first..=last).contains(&n),
+                })
+            })
+            .collect()
+    }
+}
+
+fn clean_block(bytes: &[u8]) -> String {
+    normalize::block(bytes)
+}
+
+fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or("").to_string()
+}
+
+pub(super) fn runbook_row(snapshot: &Snapshot, r: &Runbook) -> RunbookRow {
+    RunbookRow {
+        id: r.id.clone(),
+        title: r.title.clone(),
+        summary: r.summary.clone(),
+        severity: r.severity.as_str().to_string(),
+        tags: r.tags.clone(),
+        signatures: r.signatures.len(),
+        incidents: snapshot.matcher.incidents_of(&r.id).len(),
+    }
+}
+
+pub(super) fn tag_counts(
+    snapshot: &Snapshot,
+    selected: Option<&str>,
+    limit: usize,
+) -> Vec<TagCount> {
+    let mut tags: Vec<(&String, &usize)> = snapshot.tags.iter().collect();
+    tags.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+    tags.into_iter()
+        .take(limit)
+        .map(|(tag, count)| TagCount {
+            tag: tag.clone(),
+            count: *count,
+            selected: selected == Some(tag.as_str()),
+        })
+        .collect()
+}
+
+pub(super) fn incident_row(i: &Incident) -> IncidentRow {
+    IncidentRow {
+        id: i.id.clone(),
+        title: i.title.clone(),
+        date: i.started_at.map(minute).unwrap_or_default(),
+        severity: i.severity.map_or("—", IncidentSeverity::as_str).to_string(),
+        status: i.status.as_str().to_string(),
+        hosts: i.hosts.join(", "),
+        resolve: i.time_to_resolve().map(duration).unwrap_or_default(),
+    }
+}
+
+/// The `##` headings of a document, as links to their anchors.
+pub(super) fn toc(markdown: &str) -> Vec<Link> {
+    let (_, sections) = plain_text(markdown);
+    sections
+        .iter()
+        .filter(|s| s.level == 2)
+        .map(|s| Link {
+            href: format!("#{}", s.anchor),
+            text: s.heading.clone(),
+        })
+        .collect()
+}
+
+/// A link to a runbook by its title (its id if it does not exist).
+pub(super) fn runbook_link(snapshot: &Snapshot, id: &str) -> Link {
+    Link {
+        href: format!("/runbooks/{id}"),
+        text: snapshot
+            .library
+            .runbook(id)
+            .map_or_else(|| id.to_string(), |r| r.title.clone()),
+    }
 }

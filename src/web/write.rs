@@ -17,12 +17,12 @@ use super::state::AppState;
 use super::views::{IncidentForm, Layout, render};
 use crate::doc::markdown::to_html;
 use crate::doc::{Incident, IncidentSeverity, IncidentStatus};
-use crate::postmortem::{self, ActionDraft, Draft, SaveError, Saved, TimelineRow};
+use crate::postmortem::{self, Postmortem, PostmortemAction, SaveError, Saved, TimelineRow};
 
-/// The form page for a draft, with problems or a conflict to show.
+/// The form page for a postmortem, with problems or a conflict to show.
 fn form_page(
     state: &AppState,
-    draft: &Draft,
+    pm: &Postmortem,
     edit: Option<(&str, &str)>,
     notice: Notice,
 ) -> IncidentForm {
@@ -31,20 +31,14 @@ fn form_page(
         .library
         .runbooks
         .iter()
-        .map(|r| {
-            (
-                r.id.clone(),
-                r.title.clone(),
-                draft.runbooks.contains(&r.id),
-            )
-        })
+        .map(|r| (r.id.clone(), r.title.clone(), pm.runbooks.contains(&r.id)))
         .collect();
     runbooks.sort_by_key(|r| r.1.to_lowercase());
     let offset = [
-        &draft.started_at,
-        &draft.detected_at,
-        &draft.mitigated_at,
-        &draft.resolved_at,
+        &pm.started_at,
+        &pm.detected_at,
+        &pm.mitigated_at,
+        &pm.resolved_at,
     ]
     .iter()
     .find_map(|t| {
@@ -53,10 +47,10 @@ fn form_page(
             .map(|t| t.offset().to_string())
     })
     .unwrap_or_else(|| local_offset().to_string());
-    let mut timeline = draft.timeline.clone();
+    let mut timeline = pm.timeline.clone();
     timeline.extend((0..3).map(|_| TimelineRow::default()));
-    let mut action_items = draft.action_items.clone();
-    action_items.extend((0..2).map(|_| ActionDraft::default()));
+    let mut action_items = pm.action_items.clone();
+    action_items.extend((0..2).map(|_| PostmortemAction::default()));
     let (problems, conflict) = match notice {
         Notice::None => (Vec::new(), None),
         Notice::Problems(p) => (
@@ -69,7 +63,7 @@ fn form_page(
     };
     let mut layout = Layout::new(
         match edit {
-            Some(_) => format!("Edit — {}", draft.title),
+            Some(_) => format!("Edit — {}", pm.title),
             None => "New postmortem".to_string(),
         },
         "incidents",
@@ -83,30 +77,30 @@ fn form_page(
         },
         id: edit.map(|(id, _)| id.to_string()).unwrap_or_default(),
         etag: edit.map(|(_, etag)| etag.to_string()).unwrap_or_default(),
-        title: draft.title.clone(),
+        title: pm.title.clone(),
         statuses: IncidentStatus::ALL
             .iter()
-            .map(|s| (s.as_str().to_string(), s.as_str() == draft.status))
+            .map(|s| (s.as_str().to_string(), s.as_str() == pm.status))
             .collect(),
         severities: IncidentSeverity::ALL
             .iter()
             .map(|s| {
                 (
                     s.as_str().to_string(),
-                    s.as_str().eq_ignore_ascii_case(&draft.severity),
+                    s.as_str().eq_ignore_ascii_case(&pm.severity),
                 )
             })
             .collect(),
-        started_at: to_local_input(&draft.started_at).0,
-        detected_at: to_local_input(&draft.detected_at).0,
-        mitigated_at: to_local_input(&draft.mitigated_at).0,
-        resolved_at: to_local_input(&draft.resolved_at).0,
+        started_at: to_local_input(&pm.started_at).0,
+        detected_at: to_local_input(&pm.detected_at).0,
+        mitigated_at: to_local_input(&pm.mitigated_at).0,
+        resolved_at: to_local_input(&pm.resolved_at).0,
         offset,
-        hosts: draft.hosts.join(", "),
-        services: draft.services.join(", "),
-        tags: draft.tags.join(", "),
-        authors: draft.authors.join(", "),
-        lang: draft.lang.clone(),
+        hosts: pm.hosts.join(", "),
+        services: pm.services.join(", "),
+        tags: pm.tags.join(", "),
+        authors: pm.authors.join(", "),
+        lang: pm.lang.clone(),
         runbooks,
         action_items: action_items
             .into_iter()
@@ -120,8 +114,8 @@ fn form_page(
             })
             .collect(),
         timeline: timeline.into_iter().map(|r| (r.time, r.text)).collect(),
-        body: draft.body.clone(),
-        preview_html: to_html(&postmortem::merge_timeline(&draft.body, &draft.timeline)),
+        body: pm.body.clone(),
+        preview_html: to_html(&postmortem::merge_timeline(&pm.body, &pm.timeline)),
         problems,
         conflict,
         token_needed: state.token.is_some(),
@@ -141,7 +135,7 @@ pub async fn new_form(
     guard::check(&state, &headers, Write::ShowForm)?;
     Ok(render(&form_page(
         &state,
-        &Draft::new(),
+        &Postmortem::new(),
         None,
         Notice::None,
     )))
@@ -162,8 +156,8 @@ pub async fn new_from_paste(
         .unwrap_or_default();
     let snapshot = state.snapshot();
     let (report, paste) = run_match(&snapshot, paste.into_bytes(), None).await?;
-    let draft = postmortem::from_paste(&paste, &report);
-    Ok(render(&form_page(&state, &draft, None, Notice::None)))
+    let pm = postmortem::from_paste(&paste, &report);
+    Ok(render(&form_page(&state, &pm, None, Notice::None)))
 }
 
 pub async fn create(
@@ -171,14 +165,18 @@ pub async fn create(
     headers: HeaderMap,
     body: Body<PageError>,
 ) -> Result<Response, PageError> {
-    let Submitted { draft, token, .. } = form::from_form(&body.form::<Vec<_>>()?);
+    let Submitted {
+        postmortem: pm,
+        token,
+        ..
+    } = form::from_form(&body.form::<Vec<_>>()?);
     let form_token = token.as_deref();
     guard::check(&state, &headers, Write::Save { form_token })?;
-    match save(&state, None, draft.clone(), "").await {
+    match save(&state, None, pm.clone(), "").await {
         Ok(saved) => Ok(Redirect::to(&format!("/incidents/{}", saved.id)).into_response()),
         Err(WebError::Invalid(problems)) => Ok((
             StatusCode::UNPROCESSABLE_ENTITY,
-            render(&form_page(&state, &draft, None, Notice::Problems(problems))),
+            render(&form_page(&state, &pm, None, Notice::Problems(problems))),
         )
             .into_response()),
         Err(e) => Err(e.into()),
@@ -196,13 +194,13 @@ pub async fn edit_form(
         .library
         .incident(id.as_str())
         .ok_or_else(|| id.not_found())?;
-    let draft = Draft::from_incident(incident);
+    let pm = Postmortem::from_incident(incident);
     let etag = postmortem::current(&state.root, incident)
         .map_err(|_| id.not_found())?
         .etag;
     Ok(render(&form_page(
         &state,
-        &draft,
+        &pm,
         Some((id.as_str(), &etag)),
         Notice::None,
     )))
@@ -215,17 +213,21 @@ pub async fn update(
     body: Body<PageError>,
 ) -> Result<Response, PageError> {
     let id = id.as_str();
-    let Submitted { draft, etag, token } = form::from_form(&body.form::<Vec<_>>()?);
+    let Submitted {
+        postmortem: pm,
+        etag,
+        token,
+    } = form::from_form(&body.form::<Vec<_>>()?);
     let form_token = token.as_deref();
     guard::check(&state, &headers, Write::Save { form_token })?;
     let etag = etag.unwrap_or_default();
-    match save(&state, Some(id), draft.clone(), &etag).await {
+    match save(&state, Some(id), pm.clone(), &etag).await {
         Ok(saved) => Ok(Redirect::to(&format!("/incidents/{}", saved.id)).into_response()),
         Err(WebError::Invalid(problems)) => Ok((
             StatusCode::UNPROCESSABLE_ENTITY,
             render(&form_page(
                 &state,
-                &draft,
+                &pm,
                 Some((id, &etag)),
                 Notice::Problems(problems),
             )),
@@ -237,7 +239,7 @@ pub async fn update(
                 StatusCode::PRECONDITION_FAILED,
                 render(&form_page(
                     &state,
-                    &draft,
+                    &pm,
                     Some((id, &now)),
                     Notice::Conflict(current),
                 )),
@@ -252,7 +254,7 @@ pub async fn update(
 async fn save(
     state: &AppState,
     id: Option<&str>,
-    draft: Draft,
+    pm: Postmortem,
     etag: &str,
 ) -> Result<Saved, WebError> {
     let state = state.clone();
@@ -261,8 +263,8 @@ async fn save(
     tokio::task::spawn_blocking(move || {
         let snapshot = state.snapshot();
         let result = match &id {
-            None => postmortem::save_new(&state.root, &snapshot.library, &draft),
-            Some(id) => postmortem::save_edit(&state.root, &snapshot.library, id, &draft, &etag),
+            None => postmortem::save_new(&state.root, &snapshot.library, &pm),
+            Some(id) => postmortem::save_edit(&state.root, &snapshot.library, id, &pm, &etag),
         };
         let saved = result.map_err(|e| match e {
             SaveError::NotFound => {
@@ -272,12 +274,12 @@ async fn save(
         })?;
         if state.git_commit {
             let verb = if id.is_some() { "Update" } else { "Add" };
-            let message = format!("{verb} postmortem: {}", draft.title);
+            let message = format!("{verb} postmortem: {}", pm.title);
             if let Err(e) = postmortem::commit_to_git(
                 &state.root,
                 &saved.rel,
                 &message,
-                draft.authors.first().map(String::as_str),
+                pm.authors.first().map(String::as_str),
             ) {
                 tracing::warn!(error = %e, file = saved.rel, "saved, but the git commit failed");
             }
@@ -337,8 +339,8 @@ pub async fn api_create(
     body: Body<ApiError>,
 ) -> Result<Response, ApiError> {
     guard::check(&state, &headers, Write::Save { form_token: None })?;
-    let draft = form::from_json(&body.bytes)?;
-    let saved = save(&state, None, draft, "").await?;
+    let pm = form::from_json(&body.bytes)?;
+    let saved = save(&state, None, pm, "").await?;
     Ok(saved_json(&saved, StatusCode::CREATED))
 }
 
@@ -358,7 +360,7 @@ pub async fn api_update(
         .and_then(|v| v.to_str().ok())
         .map(str::to_string)
         .ok_or(WebError::PreconditionRequired)?;
-    let draft = form::from_json(&body.bytes)?;
-    let saved = save(&state, Some(id.as_str()), draft, &if_match).await?;
+    let pm = form::from_json(&body.bytes)?;
+    let saved = save(&state, Some(id.as_str()), pm, &if_match).await?;
     Ok(saved_json(&saved, StatusCode::OK))
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use base64::Engine as _;
 use serde_json::{Value, json};
 
-use crate::repo_root;
+use crate::support::{library_copy, repo_root};
 
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
@@ -41,25 +41,6 @@ fn find(program: &str) -> PathBuf {
     panic!(
         "{program} is not installed: run ./test.sh, which installs chromium and chromium-driver"
     );
-}
-
-/// A copy of the repository's library (the browser writes postmortems into it).
-fn library_copy() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for folder in ["runbooks", "incidents"] {
-        std::fs::create_dir_all(dir.path().join(folder)).unwrap();
-        for entry in std::fs::read_dir(repo_root().join(folder))
-            .unwrap()
-            .flatten()
-        {
-            std::fs::copy(
-                entry.path(),
-                dir.path().join(folder).join(entry.file_name()),
-            )
-            .unwrap();
-        }
-    }
-    dir
 }
 
 struct Browser {
@@ -228,7 +209,7 @@ impl Drop for Browser {
 #[test]
 fn a_person_in_a_browser() {
     let library = library_copy();
-    let server = crate::serve(library.path());
+    let server = crate::support::serve(library.path());
     let url = server.url.clone();
     let browser = Browser::start();
 

@@ -1,6 +1,6 @@
 //! `lore check`: every problem at once, with file and line; exit codes.
 
-use crate::{Root, good_root, json, stdout};
+use crate::support::{Root, good_root, json, stdout};
 
 #[test]
 fn a_good_library_passes() {
@@ -97,6 +97,6 @@ fn json_output() {
 fn an_unreadable_root_is_exit_2() {
     let root = Root::new();
     let missing = root.path().join("nope");
-    let out = crate::lore_in(&missing, &["check"], b"");
+    let out = crate::support::lore_in(&missing, &["check"], b"");
     assert_eq!(out.status.code(), Some(2));
 }

@@ -9,7 +9,7 @@ use lore::doc::Severity;
 use lore::library::Library;
 use lore::signature::{Matcher, SimilarParams};
 
-use crate::repo_root;
+use crate::support::repo_root;
 
 fn matcher() -> Matcher {
     Library::load(&repo_root())

@@ -14,27 +14,20 @@ use lore::library::Library;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::{Root, lore_in, repo_root, stderr, stdout};
+use crate::support::{Root, lore_in, repo_root, stderr, stdout};
 
-/// Makes sure python3 can import `module`, installing `package` with pip if it cannot (a clean
-/// CI machine; test.sh installs them first too).
+/// Fails with what to do when python3 cannot import `module`: tests install nothing, test.sh
+/// installs `package` before running them.
 fn python_module(module: &str, package: &str) {
-    let import = |m: &str| {
-        Command::new("python3")
-            .args(["-c", &format!("import {m}")])
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
-    if import(module) {
-        return;
-    }
-    let status = Command::new("python3")
-        .args(["-m", "pip", "install", "--quiet", package])
+    let imported = Command::new("python3")
+        .args(["-c", &format!("import {module}")])
+        .stderr(Stdio::null())
         .status()
-        .expect("python3 runs");
-    assert!(status.success(), "pip install {package} failed");
-    assert!(import(module), "{module} still cannot be imported");
+        .is_ok_and(|s| s.success());
+    assert!(
+        imported,
+        "python3 cannot import {module}: run ./test.sh, which installs it (pip install {package})"
+    );
 }
 
 /// Runs a Python script with `input` as JSON on stdin; its stdout is JSON.
@@ -532,7 +525,7 @@ except Exception as e:
 
 #[test]
 fn stdout_takes_one_document_and_out_writes_files() {
-    let root = crate::good_root();
+    let root = crate::support::good_root();
     let out = root.lore(&["export", "--format", "npd"], b"");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let config: Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -1,6 +1,6 @@
 //! `lore match`: input shapes, prefixes, output contract, ranking, exit codes.
 
-use crate::{MISMATCH, good_root, json, stderr, stdout};
+use crate::support::{MISMATCH, good_root, json, stderr, stdout};
 
 const API: &str = "NVRM: API mismatch: the client has the version 535.104.05, but this kernel module has the version 535.86.01.  Please";
 
@@ -284,7 +284,7 @@ fn with_closed_stdout(args: &[&str], stdin: &[u8]) -> std::process::Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_lore"))
         .args(args)
         .arg("--root")
-        .arg(crate::repo_root())
+        .arg(crate::support::repo_root())
         .env_remove("LORE_ROOT")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -321,13 +321,13 @@ fn a_closed_pipe_is_the_end_of_the_job_not_an_error() {
             out.status.code(),
             Some(code),
             "lore {args:?}: {}",
-            crate::stderr(&out)
+            crate::support::stderr(&out)
         );
         assert!(
-            !crate::stderr(&out).contains("Broken pipe")
-                && !crate::stderr(&out).contains("panicked"),
+            !crate::support::stderr(&out).contains("Broken pipe")
+                && !crate::support::stderr(&out).contains("panicked"),
             "lore {args:?}: {}",
-            crate::stderr(&out)
+            crate::support::stderr(&out)
         );
     }
 }

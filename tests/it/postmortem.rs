@@ -12,7 +12,7 @@ use tower::ServiceExt;
 use lore::library::Library;
 use lore::web::{AppState, router};
 
-use crate::{Root, good_root, stdout};
+use crate::support::{Root, good_root, stdout, urlencode};
 
 struct Reply {
     status: StatusCode,
@@ -58,7 +58,7 @@ async fn post_json(app: &axum::Router, uri: &str, body: serde_json::Value) -> Re
 async fn form(app: &axum::Router, uri: &str, fields: &[(&str, &str)]) -> Reply {
     let body: String = fields
         .iter()
-        .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
+        .map(|(k, v)| format!("{}={}", urlencode(k), urlencode(v)))
         .collect::<Vec<_>>()
         .join("&");
     let request = Request::post(uri)
@@ -68,15 +68,6 @@ async fn form(app: &axum::Router, uri: &str, fields: &[(&str, &str)]) -> Reply {
         .body(Body::from(body))
         .unwrap();
     call(app, request).await
-}
-
-fn enc(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 fn incident_files(root: &Root) -> Vec<String> {
@@ -110,7 +101,7 @@ fn app(root: &Root) -> (axum::Router, AppState) {
 async fn create_read_search_edit_and_conflict() {
     let root = good_root();
     let (app, _) = app(&root);
-    let draft = serde_json::json!({
+    let postmortem = serde_json::json!({
         "title": "Quokka outage: driver upgrade left nodes without NVML",
         "severity": "SEV2",
         "started_at": "2026-04-03T14:02:00+08:00",
@@ -121,7 +112,7 @@ async fn create_read_search_edit_and_conflict() {
         "action_items": [{"title": "Hold the driver packages", "owner": "ops", "due": "2026-04-17"}],
         "body": "## Summary\n\nNodes lost NVML.\n"
     });
-    let created = post_json(&app, "/api/incidents", draft).await;
+    let created = post_json(&app, "/api/incidents", postmortem).await;
     assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
     let id = created.json()["id"].as_str().unwrap().to_string();
     assert_eq!(
@@ -595,7 +586,12 @@ fn lore_new_incident_from_a_log() {
         ],
         b"",
     );
-    assert_eq!(out.status.code(), Some(0), "{}", crate::stderr(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        crate::support::stderr(&out)
+    );
     let path = stdout(&out).trim().to_string();
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(
@@ -610,7 +606,7 @@ fn lore_new_incident_from_a_log() {
         b"",
     );
     assert_eq!(out.status.code(), Some(1));
-    assert!(crate::stderr(&out).contains("there is no runbook `nope`"));
+    assert!(crate::support::stderr(&out).contains("there is no runbook `nope`"));
 }
 
 #[tokio::test]
@@ -653,7 +649,7 @@ async fn each_save_is_a_commit_when_asked() {
 #[test]
 fn a_crash_leaves_only_whole_files() {
     let root = good_root();
-    let mut served = crate::serve(root.path());
+    let mut served = crate::support::serve(root.path());
     let url = served.url.clone();
     let big_body = "word ".repeat(200_000);
     let writers: Vec<_> = (0..4)
@@ -662,10 +658,10 @@ fn a_crash_leaves_only_whole_files() {
             let body = big_body.clone();
             std::thread::spawn(move || {
                 for n in 0..1000 {
-                    let draft =
+                    let postmortem =
                         serde_json::json!({"title": format!("Crash test {t} {n}"), "body": body});
                     if ureq::post(&format!("{url}/api/incidents"))
-                        .send_json(draft)
+                        .send_json(postmortem)
                         .is_err()
                     {
                         break;

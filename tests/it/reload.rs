@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-use crate::repo_root;
+use crate::support::library_copy;
 
 /// The server, its URL, and the lines it logs.
 struct Server {
@@ -91,21 +91,8 @@ impl Server {
 }
 
 /// A copy of the shipped library, as a git work tree with one commit.
-fn library_copy() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for folder in ["runbooks", "incidents"] {
-        std::fs::create_dir_all(dir.path().join(folder)).unwrap();
-        for entry in std::fs::read_dir(repo_root().join(folder))
-            .unwrap()
-            .flatten()
-        {
-            std::fs::copy(
-                entry.path(),
-                dir.path().join(folder).join(entry.file_name()),
-            )
-            .unwrap();
-        }
-    }
+fn git_library_copy() -> tempfile::TempDir {
+    let dir = library_copy();
     git(dir.path(), &["init", "-q", "-b", "main"]);
     git(dir.path(), &["add", "."]);
     git(dir.path(), &["commit", "-q", "-m", "library"]);
@@ -133,7 +120,7 @@ fn read_everything(root: &Path) {
 
 #[test]
 fn reading_the_library_is_not_a_change() {
-    let root = library_copy();
+    let root = git_library_copy();
     let server = Server::start(root.path());
     // Let start-up settle (its own reads included).
     let _ = server.reloads(Duration::from_millis(500));
@@ -153,7 +140,7 @@ fn reading_the_library_is_not_a_change() {
 
 #[test]
 fn one_edit_is_one_reload_of_one_file_and_the_next_paste_sees_it() {
-    let root = library_copy();
+    let root = git_library_copy();
     let server = Server::start(root.path());
     let _ = server.reloads(Duration::from_millis(500));
     let line = "lore-reload-test: quartz widget 42 has melted";
@@ -183,7 +170,7 @@ fn one_edit_is_one_reload_of_one_file_and_the_next_paste_sees_it() {
 
 #[test]
 fn a_checkout_of_another_branch_is_one_reload() {
-    let root = library_copy();
+    let root = git_library_copy();
     git(root.path(), &["checkout", "-q", "-b", "other"]);
     for n in 0..200 {
         std::fs::write(

@@ -1,6 +1,6 @@
 //! The repository's own library: it must pass `lore check`, so CI fails when a runbook breaks.
 
-use crate::{lore_in, repo_root, stdout};
+use crate::support::{lore_in, repo_root, stdout};
 
 #[test]
 fn shipped_library_passes_check() {

@@ -3,10 +3,10 @@
 
 use std::time::{Duration, Instant};
 
-use lore::search::SearchIndex;
-use lore::watch::Watcher;
+use lore::search::{SearchIndex, WhenBusy};
+use lore::watcher::Watcher;
 
-use crate::{Root, good_root, json, repo_root, stdout};
+use crate::support::{Root, good_root, json, repo_root, stdout};
 
 fn ids(value: &serde_json::Value) -> Vec<String> {
     value["hits"]
@@ -46,7 +46,7 @@ fn a_changed_file_is_reindexed_and_a_deleted_one_dropped() {
     );
     root.file(
         "runbooks/mismatch.md",
-        crate::MISMATCH.replace("Driver versions differ", "Kernel module out of step"),
+        crate::support::MISMATCH.replace("Driver versions differ", "Kernel module out of step"),
     );
     let value = json(&root.lore(&["search", "--json", "step"], b""));
     assert_eq!(ids(&value), ["mismatch"], "the edit is searchable");
@@ -78,7 +78,12 @@ fn a_corrupt_or_foreign_index_is_rebuilt() {
         }
     }
     let out = root.lore(&["search", "--json", "differ"], b"");
-    assert_eq!(ids(&json(&out)), ["mismatch"], "{}", crate::stderr(&out));
+    assert_eq!(
+        ids(&json(&out)),
+        ["mismatch"],
+        "{}",
+        crate::support::stderr(&out)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
     let out = stdout(&root.lore(&["index", "--rebuild"], b""));
     assert!(out.contains("2 file(s) indexed"), "{out}");
@@ -121,16 +126,40 @@ fn an_edit_is_searchable_once_the_watcher_fires() {
 #[test]
 fn an_unwritable_root_still_searches() {
     let root = Root::new();
-    root.file("runbooks/mismatch.md", crate::MISMATCH);
+    root.file("runbooks/mismatch.md", crate::support::MISMATCH);
     // A file where the cache folder should be: the index cannot be created there.
     root.file(".lore", "not a folder");
     let out = root.lore(&["search", "--json", "differ"], b"");
     assert_eq!(ids(&json(&out)), ["mismatch"]);
     assert!(
-        crate::stderr(&out).contains("built in memory"),
+        crate::support::stderr(&out).contains("built in memory"),
         "{}",
-        crate::stderr(&out)
+        crate::support::stderr(&out)
     );
+}
+
+#[test]
+fn a_busy_index_is_searched_as_is_or_rebuilt_in_memory() {
+    let root = good_root();
+    // The first opener keeps the writer, as a running `lore serve` does.
+    let (holder, warning) =
+        SearchIndex::open_for_root(root.path(), WhenBusy::SearchAsIs, false, &mut |_, _| {})
+            .unwrap();
+    assert_eq!(warning, None);
+    let (as_is, warning) =
+        SearchIndex::open_for_root(root.path(), WhenBusy::SearchAsIs, true, &mut |_, _| {})
+            .unwrap();
+    assert!(warning.unwrap().contains("as it is"));
+    let (in_memory, warning) =
+        SearchIndex::open_for_root(root.path(), WhenBusy::BuildInMemory, true, &mut |_, _| {})
+            .unwrap();
+    assert!(warning.unwrap().contains("built in memory"));
+    for index in [&holder, &as_is, &in_memory] {
+        assert_eq!(
+            index.search("differ", 5, None).unwrap().hits[0].id,
+            "mismatch"
+        );
+    }
 }
 
 /// Real operators' questions against the shipped library: success@3 and MRR.

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::{Root, good_root, stderr};
+use crate::support::{Root, good_root, stderr};
 
 const XID_OTHER: &str =
     "Nov 29 03:17:41 gpu07 kernel: NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.104.05\n";

@@ -11,7 +11,7 @@ use tower::ServiceExt;
 
 use lore::web::{AppState, router};
 
-use crate::{Root, good_root};
+use crate::support::{Root, good_root, urlencode};
 
 fn state(root: &Root) -> AppState {
     AppState::load(root.path(), false).expect("state loads")
@@ -452,20 +452,11 @@ async fn a_reload_shows_new_files() {
     assert!(body.contains("brand-new"));
 }
 
-fn urlencode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
 /// The real binary on 127.0.0.1: TCP, reload after an edit on disk, clean exit on SIGTERM.
 #[test]
 fn real_server_on_loopback() {
     let root = fixture();
-    let mut served = crate::serve(root.path());
+    let mut served = crate::support::serve(root.path());
     let url = served.url.clone();
     let health = ureq::get(&format!("{url}/healthz"))
         .call()
