@@ -2,7 +2,7 @@
 //! 1,000 and 2,000 generated ones, next to ripgrep on the same patterns and file; the end-to-end
 //! time of a 64 KiB paste through the real binary (start-up included); peak RSS.
 //!
-//! Run: `cargo bench --bench match`. Data comes from `../shared/tools/synth_logs.py` (or
+//! Run: `cargo bench --bench match`. Data comes from `benches/synth_logs.py` (or
 //! `$LORE_SYNTH`) and is kept in `target/bench-data/`. ripgrep and GNU time are used when present.
 
 use std::fs;
@@ -88,7 +88,7 @@ fn generate(out: &Path, args: &[&str]) {
         return;
     }
     let tool = std::env::var("LORE_SYNTH").unwrap_or_else(|_| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/tools/synth_logs.py").to_string()
+        concat!(env!("CARGO_MANIFEST_DIR"), "/benches/synth_logs.py").to_string()
     });
     let status = Command::new("python3")
         .arg(&tool)
