@@ -23,7 +23,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::doc::markdown::section_markdown;
 use crate::doc::{Incident, Runbook, log_blocks};
 use crate::search::tokenizer::tokenize;
 
@@ -200,47 +199,64 @@ fn looks_hex(t: &str) -> bool {
     t.len() >= 6 && t.chars().all(|c| c.is_ascii_hexdigit() || c == '-')
 }
 
+/// The text of the `## ` section whose heading slug is `anchor` (runbooks keep their sections at
+/// that level); a plain line scan, much cheaper than parsing the Markdown for two sections.
+fn section<'a>(body: &'a str, anchor: &str) -> Option<&'a str> {
+    let mut start = None;
+    let mut offset = 0;
+    for line in body.split_inclusive('\n') {
+        if let Some(heading) = line.strip_prefix("## ") {
+            if let Some(from) = start {
+                return Some(&body[from..offset]);
+            }
+            if crate::doc::markdown::slug(heading.trim()) == anchor {
+                start = Some(offset + line.len());
+            }
+        }
+        offset += line.len();
+    }
+    start.map(|from| &body[from..])
+}
+
 impl SimilarIndex {
     pub fn new(runbooks: &[Runbook], incidents: &[Incident]) -> SimilarIndex {
-        let mut known: Vec<Known> = runbooks
-            .iter()
-            .map(|r| {
-                let mut prose = String::new();
-                for text in [&r.title, &r.summary] {
+        // Runbooks are independent: on all cores (start-up of every `lore match` pays for this).
+        let mut known: Vec<Known> = crate::par::map(runbooks, |r| {
+            let mut prose = String::new();
+            for text in [&r.title, &r.summary] {
+                prose.push_str(text);
+                prose.push('\n');
+            }
+            for alias in &r.aliases {
+                prose.push_str(alias);
+                prose.push('\n');
+            }
+            for anchor in ["symptoms", "中文摘要"] {
+                if let Some(text) = section(&r.body, anchor) {
                     prose.push_str(text);
                     prose.push('\n');
                 }
-                for alias in &r.aliases {
-                    prose.push_str(alias);
-                    prose.push('\n');
-                }
-                for section in ["symptoms", "中文摘要"] {
-                    if let Some(text) = section_markdown(&r.body, section) {
-                        prose.push_str(text);
-                        prose.push('\n');
-                    }
-                }
-                let lines = r
-                    .signatures
-                    .iter()
-                    .flat_map(|s| s.examples.iter())
-                    .map(|e| terms(&e.text))
-                    .filter(|t| !t.is_empty())
-                    .collect();
-                let not = r
-                    .signatures
-                    .iter()
-                    .flat_map(|s| s.counterexamples.iter())
-                    .map(|c| terms(c))
-                    .filter(|t| !t.is_empty())
-                    .collect();
-                Known {
-                    prose: terms(&prose),
-                    lines,
-                    not,
-                }
-            })
-            .collect();
+            }
+            let lines = r
+                .signatures
+                .iter()
+                .flat_map(|s| s.examples.iter())
+                .map(|e| terms(&e.text))
+                .filter(|t| !t.is_empty())
+                .collect();
+            let not = r
+                .signatures
+                .iter()
+                .flat_map(|s| s.counterexamples.iter())
+                .map(|c| terms(c))
+                .filter(|t| !t.is_empty())
+                .collect();
+            Known {
+                prose: terms(&prose),
+                lines,
+                not,
+            }
+        });
         let index: HashMap<&str, usize> = runbooks
             .iter()
             .enumerate()
@@ -385,5 +401,46 @@ impl SimilarIndex {
             .filter(|s| s.score >= params.min_score.max(floor))
             .take(MAX_SUGGESTIONS)
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sections_are_found_by_their_heading_like_the_markdown_parser_does() {
+        let body = "## Symptoms\n\n- `nvidia-smi` fails\n\n## Fix\n\nReboot.\n\n## 中文摘要\n\n驱动版本不匹配。\n";
+        assert_eq!(section(body, "symptoms"), Some("\n- `nvidia-smi` fails\n\n"));
+        assert_eq!(section(body, "中文摘要"), Some("\n驱动版本不匹配。\n"));
+        assert_eq!(section(body, "diagnosis"), None);
+        for anchor in ["symptoms", "中文摘要"] {
+            let ours = section(body, anchor).unwrap();
+            let parsed = crate::doc::markdown::section_markdown(body, anchor).unwrap();
+            assert_eq!(ours.trim(), parsed.trim(), "{anchor}");
+        }
+    }
+
+    #[test]
+    fn a_line_like_a_counterexample_is_not_that_cause() {
+        let runbook = |id: &str, text: &str| {
+            Runbook::parse(std::path::Path::new(&format!("runbooks/{id}.md")), text)
+                .0
+                .unwrap()
+        };
+        let secure = runbook(
+            "secure-boot",
+            "---\ntitle: Secure Boot rejects the unsigned nvidia module\nseverity: high\nsignatures:\n  - id: key-rejected\n    pattern: 'Key was rejected by service'\n    examples: ['modprobe: ERROR: could not insert nvidia: Key was rejected by service']\n    counterexamples: ['nvidia: module verification failed: signature and/or required key missing - tainting kernel']\n---\n## Symptoms\nmodule signature verification fails, key rejected\n",
+        );
+        let other = runbook(
+            "other",
+            "---\ntitle: Something else\nseverity: low\n---\n## Symptoms\nnothing alike\n",
+        );
+        let index = SimilarIndex::new(&[secure, other], &[]);
+        let benign = "[ 4.9] nvidia: module verification failed: signature and/or required key missing - tainting kernel";
+        assert!(index.suggest(&[benign], &[], Params::default()).is_empty());
+        let real = "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service";
+        let got = index.suggest(&[real], &[], Params::default());
+        assert_eq!(got.first().map(|s| s.runbook), Some(0), "{got:?}");
     }
 }
