@@ -411,7 +411,10 @@ mod tests {
     #[test]
     fn sections_are_found_by_their_heading_like_the_markdown_parser_does() {
         let body = "## Symptoms\n\n- `nvidia-smi` fails\n\n## Fix\n\nReboot.\n\n## 中文摘要\n\n驱动版本不匹配。\n";
-        assert_eq!(section(body, "symptoms"), Some("\n- `nvidia-smi` fails\n\n"));
+        assert_eq!(
+            section(body, "symptoms"),
+            Some("\n- `nvidia-smi` fails\n\n")
+        );
         assert_eq!(section(body, "中文摘要"), Some("\n驱动版本不匹配。\n"));
         assert_eq!(section(body, "diagnosis"), None);
         for anchor in ["symptoms", "中文摘要"] {
