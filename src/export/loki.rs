@@ -9,7 +9,7 @@
 use serde::Serialize;
 
 use super::{
-    Export, ExportError, File, Format, Options, Skips, camel_case, parse_re2, runbook_url,
+    Export, ExportError, File, Format, Options, Skips, camel_case, parse_portable, runbook_url,
 };
 use crate::doc::Runbook;
 
@@ -123,7 +123,7 @@ pub(super) fn export(runbooks: &[Runbook], options: &Options) -> Result<Export, 
                 );
                 continue;
             }
-            if let Err(why) = parse_re2(&sig.pattern) {
+            if let Err(why) = parse_portable(&sig.pattern) {
                 skips.skip(runbook, sig, why);
                 continue;
             }

@@ -187,8 +187,9 @@ impl Skips {
     }
 }
 
-/// Parses a pattern and checks it is in lore's portable subset (what `lore check` demands); the
-/// error is why not.
+/// Parses a pattern and checks it is in lore's portable subset (what `lore check` demands, and
+/// what RE2 runs as lore does: node-problem-detector and Loki take what this takes); the error
+/// is why not.
 pub(crate) fn parse_portable(pattern: &str) -> Result<Ast, String> {
     let ast = ast::parse::Parser::new()
         .parse(pattern)
@@ -196,21 +197,8 @@ pub(crate) fn parse_portable(pattern: &str) -> Result<Ast, String> {
     regex_syntax::hir::translate::Translator::new()
         .translate(pattern, &ast)
         .map_err(|e| format!("pattern does not compile: {}", e.kind()))?;
-    portable::check_ast(pattern, &ast).map_err(|why| {
-        if why.starts_with("RE2 lacks") {
-            why
-        } else {
-            format!("pattern uses syntax outside the portable subset: {why}")
-        }
-    })?;
+    portable::check_ast(pattern, &ast)?;
     Ok(ast)
-}
-
-/// The syntax tree of `pattern` if an RE2 engine (node-problem-detector, Loki) runs it as lore
-/// does, else why not. The portable subset is RE2's (`signature::portable`), so this is
-/// [`parse_portable`]: a pattern `lore check` accepts is never dropped here.
-pub(crate) fn parse_re2(pattern: &str) -> Result<Ast, String> {
-    parse_portable(pattern)
 }
 
 /// Whether the pattern has `^` or `$` (which, without the `m` flag, mean the start and end of

@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use super::{
     Export, ExportError, File, Format, NpdPlugin, Options, Skips, camel_case, has_line_anchor,
-    parse_re2, runbook_url,
+    parse_portable, runbook_url,
 };
 use crate::doc::{Runbook, Severity};
 
@@ -87,7 +87,7 @@ pub(super) fn export(runbooks: &[Runbook], options: &Options) -> Result<Export, 
     for runbook in runbooks {
         let url = runbook_url(&options.base_url, runbook);
         for sig in &runbook.signatures {
-            let ast = match parse_re2(&sig.pattern) {
+            let ast = match parse_portable(&sig.pattern) {
                 Ok(ast) => ast,
                 Err(why) => {
                     skips.skip(runbook, sig, why);

@@ -140,10 +140,23 @@ const GENERIC: &[&str] = &[
 struct Known {
     /// Terms of its prose.
     prose: HashSet<String>,
-    /// Terms of each real log line that shows it.
-    lines: Vec<HashSet<String>>,
-    /// Terms of each line its signatures must not match: known not to be this cause.
-    not: Vec<HashSet<String>>,
+    /// Each real log line that shows it.
+    lines: Vec<LogLine>,
+    /// Each line its signatures must not match: known not to be this cause.
+    not: Vec<LogLine>,
+}
+
+/// A real log line's terms and their total weight (worked out once, when the index is built:
+/// every query line is compared with every one of them).
+struct LogLine {
+    terms: HashSet<String>,
+    mass: f64,
+}
+
+impl LogLine {
+    fn new(terms: HashSet<String>) -> LogLine {
+        LogLine { terms, mass: 0.0 }
+    }
 }
 
 /// The thresholds of a suggestion (the defaults were chosen on the tuning split).
@@ -243,6 +256,7 @@ impl SimilarIndex {
                 .flat_map(|s| s.examples.iter())
                 .map(|e| terms(&e.text))
                 .filter(|t| !t.is_empty())
+                .map(LogLine::new)
                 .collect();
             let not = r
                 .signatures
@@ -250,6 +264,7 @@ impl SimilarIndex {
                 .flat_map(|s| s.counterexamples.iter())
                 .map(|c| terms(c))
                 .filter(|t| !t.is_empty())
+                .map(LogLine::new)
                 .collect();
             Known {
                 prose: terms(&prose),
@@ -276,7 +291,7 @@ impl SimilarIndex {
                 for line in block.lines() {
                     let t = terms(line);
                     if t.len() >= MIN_TERMS {
-                        known[cited[0]].lines.push(t);
+                        known[cited[0]].lines.push(LogLine::new(t));
                     }
                 }
             }
@@ -284,16 +299,33 @@ impl SimilarIndex {
         let mut df: HashMap<String, u32> = HashMap::new();
         for k in &known {
             let mut all: HashSet<&String> = k.prose.iter().collect();
-            all.extend(k.lines.iter().flatten());
+            all.extend(k.lines.iter().flat_map(|l| &l.terms));
             for t in all {
                 *df.entry(t.clone()).or_insert(0) += 1;
             }
         }
-        SimilarIndex {
+        let mut index = SimilarIndex {
             known,
             df,
             generic: GENERIC.iter().copied().collect(),
+        };
+        let masses: Vec<Vec<f64>> = index
+            .known
+            .iter()
+            .map(|k| {
+                k.lines
+                    .iter()
+                    .chain(&k.not)
+                    .map(|l| l.terms.iter().map(|t| index.weight(t)).sum())
+                    .collect()
+            })
+            .collect();
+        for (k, masses) in index.known.iter_mut().zip(masses) {
+            for (line, mass) in k.lines.iter_mut().chain(&mut k.not).zip(masses) {
+                line.mass = mass;
+            }
         }
+        index
     }
 
     /// How much a term tells about which runbook a line is about.
@@ -325,17 +357,16 @@ impl SimilarIndex {
                     .sum::<f64>()
                     / mass;
                 // A real line: the weighted Dice coefficient of the two term sets.
-                let dice = |line: &HashSet<String>| {
+                let dice = |line: &LogLine| {
                     let shared: f64 = weights
                         .iter()
-                        .filter(|(t, _)| line.contains(t.as_str()))
+                        .filter(|(t, _)| line.terms.contains(t.as_str()))
                         .map(|(_, w)| w)
                         .sum();
                     if shared == 0.0 {
                         return 0.0;
                     }
-                    let other: f64 = line.iter().map(|t| self.weight(t)).sum();
-                    2.0 * shared / (mass + other)
+                    2.0 * shared / (mass + line.mass)
                 };
                 let best_line = k.lines.iter().map(dice).fold(0.0, f64::max);
                 // A line like one the runbook's signatures must not match is not this cause.

@@ -384,7 +384,7 @@ fn analyze_pattern(spec: &SignatureSpec) -> Result<Option<Vec<Vec<u8>>>, (String
     })?;
     portable::check_ast(&spec.pattern, &ast).map_err(|why| {
         (
-            format!("pattern uses syntax outside the portable subset: {why}"),
+            why,
             "patterns must also work in RE2 (export to Loki, node-problem-detector): no look-around, back-references, (?x), class set operations",
         )
     })?;

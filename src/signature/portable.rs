@@ -1,14 +1,14 @@
 //! The portable regex subset: patterns must work in Rust `regex` and in RE2 alike, because `lore
 //! export` hands them to node-problem-detector and Loki (RE2) and to Sigma. Rust's parser already
 //! refuses look-around and back-references; this refuses what Rust accepts and RE2 does not:
-//! flags and named-group forms, class set operations, and (`re2_problem`) Unicode class names RE2
-//! does not know and repetition counts above its limit. This is the one definition: `lore check`,
+//! flags and named-group forms, class set operations, Unicode class names RE2 does not know and
+//! repetition counts above its limit. This is the one definition: `lore check`,
 //! the engine and every export use it, so a signature that passes `check` is never dropped by an
 //! export for its syntax.
 
 use regex_syntax::ast::{self, Ast, ClassSetItem, Visitor};
 
-/// `Ok` if the pattern is in the subset, else what is outside it.
+/// `Ok` if the pattern is in the subset, else what is outside it, as a message for the user.
 pub fn check(pattern: &str) -> Result<(), String> {
     let ast = ast::parse::Parser::new()
         .parse(pattern)
@@ -18,8 +18,17 @@ pub fn check(pattern: &str) -> Result<(), String> {
 
 /// Like [`check`], for a pattern already parsed.
 pub fn check_ast(pattern: &str, ast: &Ast) -> Result<(), String> {
-    ast::visit(ast, Portable { pattern })?;
-    re2_problem(ast).map_err(|why| format!("RE2 lacks {why}"))
+    ast::visit(ast, Portable { pattern })
+}
+
+/// What Rust accepts and the subset does not.
+fn outside(why: impl std::fmt::Display) -> String {
+    format!("pattern uses syntax outside the portable subset: {why}")
+}
+
+/// What is portable syntax but RE2 still runs differently or refuses.
+fn re2_lacks(why: impl std::fmt::Display) -> String {
+    format!("RE2 lacks {why}")
 }
 
 struct Portable<'p> {
@@ -36,16 +45,16 @@ impl Visitor for Portable<'_> {
 
     fn visit_pre(&mut self, ast: &Ast) -> Result<(), String> {
         match ast {
-            Ast::Flags(flags) => check_flags(&flags.flags),
+            Ast::Flags(flags) => check_flags(&flags.flags).map_err(outside),
             Ast::Group(group) => match &group.kind {
                 ast::GroupKind::CaptureName {
                     starts_with_p: false,
                     name,
-                } => Err(format!(
+                } => Err(outside(format!(
                     "named group `(?<{}>` (write `(?P<{}>`)",
                     name.name, name.name
-                )),
-                ast::GroupKind::NonCapturing(flags) => check_flags(flags),
+                ))),
+                ast::GroupKind::NonCapturing(flags) => check_flags(flags).map_err(outside),
                 _ => Ok(()),
             },
             Ast::Assertion(assertion) => match assertion.kind {
@@ -55,17 +64,28 @@ impl Visitor for Portable<'_> {
                 | ast::AssertionKind::EndText
                 | ast::AssertionKind::WordBoundary
                 | ast::AssertionKind::NotWordBoundary => Ok(()),
-                _ => Err("special word boundaries (`\\<`, `\\>`, `\\b{start}`, ...)".into()),
+                _ => Err(outside(
+                    "special word boundaries (`\\<`, `\\>`, `\\b{start}`, ...)",
+                )),
             },
             Ast::Repetition(rep) => {
                 let text = &self.pattern[rep.op.span.start.offset..rep.op.span.end.offset];
                 if text.starts_with("{,") {
-                    Err(format!(
+                    return Err(outside(format!(
                         "repetition `{text}` without a lower bound (write `{{0,`)"
-                    ))
-                } else {
-                    Ok(())
+                    )));
                 }
+                if let ast::RepetitionKind::Range(range) = &rep.op.kind {
+                    let (ast::RepetitionRange::Exactly(n)
+                    | ast::RepetitionRange::AtLeast(n)
+                    | ast::RepetitionRange::Bounded(_, n)) = *range;
+                    if n > RE2_MAX_REPEAT {
+                        return Err(re2_lacks(format!(
+                            "repetition count {n} (RE2 allows at most {RE2_MAX_REPEAT})"
+                        )));
+                    }
+                }
+                Ok(())
             }
             Ast::ClassUnicode(class) => check_unicode_class(class),
             _ => Ok(()),
@@ -74,14 +94,14 @@ impl Visitor for Portable<'_> {
 
     fn visit_class_set_item_pre(&mut self, item: &ClassSetItem) -> Result<(), String> {
         match item {
-            ClassSetItem::Bracketed(_) => Err("a class nested in a class (`[a[b]]`)".into()),
+            ClassSetItem::Bracketed(_) => Err(outside("a class nested in a class (`[a[b]]`)")),
             ClassSetItem::Unicode(class) => check_unicode_class(class),
             _ => Ok(()),
         }
     }
 
     fn visit_class_set_binary_op_pre(&mut self, _op: &ast::ClassSetBinaryOp) -> Result<(), String> {
-        Err("class set operations (`&&`, `--`, `~~`)".into())
+        Err(outside("class set operations (`&&`, `--`, `~~`)"))
     }
 }
 
@@ -100,12 +120,21 @@ fn check_flags(flags: &ast::Flags) -> Result<(), String> {
     Ok(())
 }
 
+/// Property values are outside the subset; class names RE2 does not know it lacks.
 fn check_unicode_class(class: &ast::ClassUnicode) -> Result<(), String> {
-    match &class.kind {
+    let name = match &class.kind {
+        ast::ClassUnicodeKind::OneLetter(c) => c.to_string(),
+        ast::ClassUnicodeKind::Named(name) => name.clone(),
         ast::ClassUnicodeKind::NamedValue { .. } => {
-            Err("Unicode property values (`\\p{name=value}`)".into())
+            return Err(outside("Unicode property values (`\\p{name=value}`)"));
         }
-        _ => Ok(()),
+    };
+    if RE2_UNICODE_NAMES.contains(&name.as_str()) {
+        Ok(())
+    } else {
+        Err(re2_lacks(format!(
+            "Unicode class `\\p{{{name}}}` (RE2 knows general categories and scripts by their exact short names)"
+        )))
     }
 }
 
@@ -186,75 +215,12 @@ const RE2_UNICODE_NAMES: &[&str] = &[
     "Tibetan",
 ];
 
-/// Whether RE2 (node-problem-detector's and Loki's Go `regexp`) runs `pattern` as Rust does:
-/// `Err` says what it lacks. Patterns are already in the portable subset; this catches what
-/// still differs (Unicode class names, repetition counts).
-fn re2_problem(ast: &Ast) -> Result<(), String> {
-    ast::visit(ast, Re2)
-}
-
-struct Re2;
-
-impl Visitor for Re2 {
-    type Output = ();
-    type Err = String;
-
-    fn finish(self) -> Result<(), String> {
-        Ok(())
-    }
-
-    fn visit_pre(&mut self, ast: &Ast) -> Result<(), String> {
-        match ast {
-            Ast::Repetition(rep) => {
-                if let ast::RepetitionKind::Range(range) = &rep.op.kind {
-                    let (ast::RepetitionRange::Exactly(n)
-                    | ast::RepetitionRange::AtLeast(n)
-                    | ast::RepetitionRange::Bounded(_, n)) = *range;
-                    if n > RE2_MAX_REPEAT {
-                        return Err(format!(
-                            "repetition count {n} (RE2 allows at most {RE2_MAX_REPEAT})"
-                        ));
-                    }
-                }
-                Ok(())
-            }
-            Ast::ClassUnicode(class) => re2_unicode(class),
-            _ => Ok(()),
-        }
-    }
-
-    fn visit_class_set_item_pre(&mut self, item: &ClassSetItem) -> Result<(), String> {
-        match item {
-            ClassSetItem::Unicode(class) => re2_unicode(class),
-            _ => Ok(()),
-        }
-    }
-}
-
-fn re2_unicode(class: &ast::ClassUnicode) -> Result<(), String> {
-    let name = match &class.kind {
-        ast::ClassUnicodeKind::OneLetter(c) => c.to_string(),
-        ast::ClassUnicodeKind::Named(name) => name.clone(),
-        ast::ClassUnicodeKind::NamedValue { .. } => {
-            return Err("Unicode property values (`\\p{name=value}`)".into());
-        }
-    };
-    if RE2_UNICODE_NAMES.contains(&name.as_str()) {
-        Ok(())
-    } else {
-        Err(format!(
-            "Unicode class `\\p{{{name}}}` (RE2 knows general categories and scripts by their exact short names)"
-        ))
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{check, re2_problem};
-    use regex_syntax::ast;
+    use super::check;
 
     fn re2(pattern: &str) -> Result<(), String> {
-        re2_problem(&ast::parse::Parser::new().parse(pattern).unwrap())
+        check(pattern)
     }
 
     #[test]

@@ -113,6 +113,15 @@ pub struct Prefilter {
     literals: Vec<Vec<u8>>,
 }
 
+/// The eight bytes of `hay` from `p`, space-padded past its end (a fingerprint never extends
+/// past its literal, so padding can only add a false alarm, never hide a literal).
+fn padded_window(hay: &[u8], p: usize) -> u64 {
+    let mut padded = [b' '; 8];
+    let n = hay.len().saturating_sub(p).min(8);
+    padded[..n].copy_from_slice(&hay[p..p + n]);
+    u64::from_le_bytes(padded)
+}
+
 /// How common a (folded) byte is in log text: lower is rarer. Letters common in English and in
 /// kernel messages, digits, spaces and the usual separators are common; capitals are folded
 /// away, so rarity comes from rare letters and punctuation.
@@ -221,57 +230,64 @@ impl Prefilter {
         })
     }
 
-    /// Where a literal whose fingerprint is `x` at `p` starts, if one is really there.
-    #[cold]
-    fn verify(&self, table: &Table, hay: &[u8], p: usize, x: u64) -> Option<usize> {
+    /// The literals (index, start) really in `hay` whose fingerprint in `table` is `x` at `p`:
+    /// each owner of the fingerprint, compared ignoring ASCII case as the automaton does.
+    fn owners_at<'a>(
+        &'a self,
+        table: &'a Table,
+        hay: &'a [u8],
+        p: usize,
+        x: u64,
+    ) -> impl Iterator<Item = (usize, usize)> + 'a {
         table
             .owners_of(x)
             .iter()
-            .filter(|o| o.0 == x)
-            .find_map(|&(_, literal, offset)| {
-                let literal = &self.literals[literal as usize];
+            .filter(move |o| o.0 == x)
+            .filter_map(move |&(_, literal, offset)| {
+                let text = &self.literals[literal as usize];
                 let start = usize::try_from(p as isize - offset as isize).ok()?;
-                let there = hay.get(start..start + literal.len())?;
-                there.eq_ignore_ascii_case(literal).then_some(start)
+                let there = hay.get(start..start + text.len())?;
+                there
+                    .eq_ignore_ascii_case(text)
+                    .then_some((literal as usize, start))
             })
+    }
+
+    /// Every literal (index, start) whose fingerprint is at `p`, where the window (the next
+    /// eight bytes, space-padded past the end) is `window`.
+    #[inline(always)]
+    fn hits_at<'a>(
+        &'a self,
+        hay: &'a [u8],
+        p: usize,
+        window: u64,
+    ) -> impl Iterator<Item = (usize, usize)> + 'a {
+        let x = window | FOLD;
+        let x4 = x & 0xFFFF_FFFF;
+        let short = self
+            .short
+            .may_hold(x4)
+            .then(|| self.owners_at(&self.short, hay, p, x4));
+        let long = self
+            .long
+            .may_hold(x)
+            .then(|| self.owners_at(&self.long, hay, p, x));
+        short
+            .into_iter()
+            .flatten()
+            .chain(long.into_iter().flatten())
     }
 
     /// Calls `found` with every literal that occurs in `line` (ignoring ASCII case), once per
     /// occurrence: the same literals an overlapping Aho-Corasick search would report.
     pub fn each_literal(&self, line: &[u8], mut found: impl FnMut(usize)) {
-        let mut report = |table: &Table, p: usize, x: u64| {
-            for &(key, literal, offset) in table.owners_of(x) {
-                if key != x {
-                    continue;
-                }
-                let text = &self.literals[literal as usize];
-                let Ok(start) = usize::try_from(p as isize - offset as isize) else {
-                    continue;
-                };
-                if line
-                    .get(start..start + text.len())
-                    .is_some_and(|there| there.eq_ignore_ascii_case(text))
-                {
-                    found(literal as usize);
-                }
-            }
-        };
         let mut p = 0;
         while p <= line.len() {
-            let mut padded = [b' '; 8];
-            let n = (line.len() - p).min(8);
-            padded[..n].copy_from_slice(&line[p..p + n]);
-            let x = u64::from_le_bytes(padded) | FOLD;
-            if !self.lead(x) {
-                p += STRIDE;
-                continue;
-            }
-            let x4 = x & 0xFFFF_FFFF;
-            if self.short.may_hold(x4) {
-                report(&self.short, p, x4);
-            }
-            if self.long.may_hold(x) {
-                report(&self.long, p, x);
+            let window = padded_window(line, p);
+            if self.lead(window | FOLD) {
+                for (literal, _) in self.hits_at(line, p, window) {
+                    found(literal);
+                }
             }
             p += STRIDE;
         }
@@ -284,21 +300,20 @@ impl Prefilter {
         self.lead[b >> 6] & (1 << (b & 63)) != 0
     }
 
-    /// Checks the fingerprints at `p`, whose next eight bytes (space-padded past the end) are
-    /// `window`, once the lead test passed.
+    /// The first literal whose fingerprint is at `p`, once the lead test passed.
     #[inline(never)]
     fn at(&self, hay: &[u8], p: usize, window: u64) -> Option<usize> {
+        // The same as `hits_at(..).next()`, spelled out: this runs for every position the lead
+        // test lets through, and the chained iterators cost a third of the scan.
         let x = window | FOLD;
         let x4 = x & 0xFFFF_FFFF;
         if self.short.may_hold(x4)
-            && let Some(start) = self.verify(&self.short, hay, p, x4)
+            && let Some((_, start)) = self.owners_at(&self.short, hay, p, x4).next()
         {
             return Some(start);
         }
-        if self.long.may_hold(x)
-            && let Some(start) = self.verify(&self.long, hay, p, x)
-        {
-            return Some(start);
+        if self.long.may_hold(x) {
+            return self.owners_at(&self.long, hay, p, x).next().map(|(_, s)| s);
         }
         None
     }
@@ -339,10 +354,7 @@ impl Prefilter {
         // The last positions (and one past the end, for a 3-byte literal that ends the input),
         // padded with spaces.
         while p <= hay.len() {
-            let mut padded = [b' '; 8];
-            let n = (hay.len() - p).min(8);
-            padded[..n].copy_from_slice(&hay[p..p + n]);
-            let window = u64::from_le_bytes(padded);
+            let window = padded_window(hay, p);
             if self.lead(window | FOLD)
                 && let Some(start) = self.at(hay, p, window)
             {
