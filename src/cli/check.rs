@@ -1,7 +1,7 @@
 //! `lore check`: validate the whole library without writing anything: front matter, patterns
 //! (syntax, portability, size), examples and counterexamples, captures, ids and links.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -46,10 +46,9 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
         warnings: problems.len() - errors,
         problems: &problems,
     };
-    output::done_if_closed((|| {
-        let mut out = io::stdout().lock();
+    output::print(|out| {
         if args.json {
-            serde_json::to_writer_pretty(&mut out, &summary)?;
+            serde_json::to_writer_pretty(&mut *out, &summary)?;
             writeln!(out)?;
         } else {
             let style = Style::for_stdout();
@@ -80,8 +79,8 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
                 summary.warnings
             )?;
         }
-        out.flush()
-    })())?;
+        Ok(())
+    })?;
     Ok(if errors == 0 {
         ExitCode::SUCCESS
     } else {

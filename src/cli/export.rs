@@ -1,7 +1,7 @@
 //! `lore export`: the signatures as node-problem-detector configs, Loki rules or Sigma rules, on
 //! standard output or as files in a directory. Skipped signatures are listed on stderr.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -101,8 +101,7 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
             );
         }
         None => {
-            output::done_if_closed((|| {
-                let mut out = io::stdout().lock();
+            output::print(|out| {
                 for (i, file) in export.files.iter().enumerate() {
                     // Sigma: one YAML document per rule.
                     if i > 0 {
@@ -110,8 +109,8 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
                     }
                     out.write_all(file.contents.as_bytes())?;
                 }
-                out.flush()
-            })())?;
+                Ok(())
+            })?;
         }
     }
     Ok(ExitCode::SUCCESS)

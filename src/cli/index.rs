@@ -34,8 +34,7 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     if tty {
         eprintln!();
     }
-    output::done_if_closed((|| {
-        let mut out = std::io::stdout().lock();
+    output::print(|out| {
         if let Some(why) = &stats.rebuilt {
             writeln!(out, "rebuilt the index ({why})")?;
         }
@@ -49,6 +48,6 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
             stats.unchanged,
             stats.elapsed_ms
         )
-    })())?;
+    })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -52,16 +52,15 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
         scanner.feed(&piece);
     }
     let report = matcher.report(scanner.finish(), args.top, started);
-    output::done_if_closed((|| {
-        let mut out = io::stdout().lock();
+    output::print(|out| {
         if args.json {
-            serde_json::to_writer(&mut out, &report)?;
+            serde_json::to_writer(&mut *out, &report)?;
             writeln!(out)?;
         } else {
-            print_human(&mut out, &report, Style::for_stdout())?;
+            print_human(&mut *out, &report, Style::for_stdout())?;
         }
-        out.flush()
-    })())?;
+        Ok(())
+    })?;
     Ok(if report.causes.is_empty() {
         ExitCode::from(1)
     } else {

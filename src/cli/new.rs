@@ -89,11 +89,7 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     match postmortem::save_new(root, &library, &draft) {
         Ok(saved) => {
             // The file is saved whether or not anybody reads its name.
-            output::done_if_closed(writeln!(
-                std::io::stdout(),
-                "{}",
-                root.join(&saved.rel).display()
-            ))?;
+            output::print(|out| writeln!(out, "{}", root.join(&saved.rel).display()))?;
             Ok(ExitCode::SUCCESS)
         }
         Err(SaveError::Invalid(problems)) => {

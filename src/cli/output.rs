@@ -5,11 +5,18 @@ use std::io::{self, IsTerminal};
 
 /// A reader that stopped reading (`lore match big.log | head -1`) ends the job as if it had
 /// finished, with no message (as ripgrep does): the print's result becomes `Ok`.
-pub fn done_if_closed(result: io::Result<()>) -> io::Result<()> {
+fn done_if_closed(result: io::Result<()>) -> io::Result<()> {
     match result {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         other => other,
     }
+}
+
+/// Writes a command's result to standard output (locked, flushed at the end); a reader that
+/// stopped reading ends the job like finishing it ([`done_if_closed`]).
+pub fn print(write: impl FnOnce(&mut io::StdoutLock<'static>) -> io::Result<()>) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    done_if_closed(write(&mut out).and_then(|()| io::Write::flush(&mut out)))
 }
 
 /// Whether an error comes from writing to a closed pipe, wherever it is in the chain.

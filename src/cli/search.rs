@@ -44,21 +44,20 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let index = open_synced(root, false, &mut |_, _| {})?;
     let text = args.query.join(" ");
     let results = index.search(&text, args.limit, args.kind.as_deref())?;
-    output::done_if_closed((|| {
-        let mut out = io::stdout().lock();
+    output::print(|out| {
         if args.json {
-            serde_json::to_writer(&mut out, &results)?;
+            serde_json::to_writer(&mut *out, &results)?;
             writeln!(out)?;
         } else {
             print_human(
-                &mut out,
+                &mut *out,
                 &results,
                 Style::for_stdout(),
                 io::stdout().is_terminal(),
             )?;
         }
-        out.flush()
-    })())?;
+        Ok(())
+    })?;
     Ok(if results.hits.is_empty() {
         ExitCode::from(1)
     } else {
