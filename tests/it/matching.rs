@@ -276,32 +276,6 @@ fn the_pattern_cache_is_written_and_a_broken_one_is_ignored() {
     );
 }
 
-/// Runs `lore <args>` on the repository's library with its standard output already closed by the
-/// reader (as `lore match big.log | head -1` does once `head` has its line).
-fn with_closed_stdout(args: &[&str], stdin: &[u8]) -> std::process::Output {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_lore"))
-        .args(args)
-        .arg("--root")
-        .arg(crate::support::repo_root())
-        .env_remove("LORE_ROOT")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("lore runs");
-    drop(child.stdout.take());
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    output
-}
-
 /// A regression test: `lore match big.log | head -1` printed `lore: Broken pipe (os error 32)`
 /// and exited 2. A closed standard output ends the job like finishing it, with no message.
 #[test]
@@ -316,7 +290,8 @@ fn a_closed_pipe_is_the_end_of_the_job_not_an_error() {
         (vec!["export", "--format", "sigma"], &b""[..], 0),
         (vec!["search", "fallen off the bus"], &b""[..], 0),
     ] {
-        let out = with_closed_stdout(&args, stdin);
+        let out =
+            crate::support::lore_with_closed_stdout(&crate::support::repo_root(), &args, stdin);
         assert_eq!(
             out.status.code(),
             Some(code),

@@ -5,54 +5,31 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-use crate::support::library_copy;
+use crate::support::{Served, library_copy, serve_with_stderr};
 
 /// The server, its URL, and the lines it logs.
 struct Server {
-    child: Child,
+    served: Served,
     url: String,
     log: Receiver<String>,
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 impl Server {
     fn start(root: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_lore"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--root"])
-            .arg(root)
-            .env_remove("LORE_TOKEN")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("lore serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("piped"))
-            .read_line(&mut line)
-            .expect("a first line");
-        let url = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("serve printed no URL: {line:?}"))
-            .trim_end_matches('/')
-            .to_string();
+        let mut served = serve_with_stderr(root, Stdio::piped());
+        let url = served.url.clone();
         let (tx, log) = channel();
-        let stderr = child.stderr.take().expect("piped");
+        let stderr = served.child.stderr.take().expect("piped");
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 let _ = tx.send(line);
             }
         });
-        Server { child, url, log }
+        Server { served, url, log }
     }
 
     /// The reloads logged within `wait` (and up to now).
@@ -71,7 +48,7 @@ impl Server {
 
     /// CPU time the server has used so far (user + system).
     fn cpu(&self) -> Duration {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id()))
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.served.child.id()))
             .expect("/proc/<pid>/stat");
         // Fields after the command name (which is in parentheses): utime and stime are the
         // 12th and 13th of them, in clock ticks.

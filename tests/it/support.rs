@@ -42,6 +42,16 @@ impl Root {
 }
 
 pub fn lore_in(root: &Path, args: &[&str], stdin: &[u8]) -> Output {
+    run_lore(root, args, stdin, false)
+}
+
+/// Runs `lore <args> --root <root>` with its standard output already closed by the reader (as
+/// `lore match big.log | head -1` does once `head` has its line).
+pub fn lore_with_closed_stdout(root: &Path, args: &[&str], stdin: &[u8]) -> Output {
+    run_lore(root, args, stdin, true)
+}
+
+fn run_lore(root: &Path, args: &[&str], stdin: &[u8], close_stdout: bool) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_lore"))
         .args(args)
         .arg("--root")
@@ -52,6 +62,9 @@ pub fn lore_in(root: &Path, args: &[&str], stdin: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("lore runs");
+    if close_stdout {
+        drop(child.stdout.take());
+    }
     let mut input = child.stdin.take().unwrap();
     let data = stdin.to_vec();
     let writer = std::thread::spawn(move || {
@@ -76,13 +89,18 @@ impl Drop for Served {
 }
 
 pub fn serve(root: &Path) -> Served {
+    serve_with_stderr(root, Stdio::null())
+}
+
+/// [`serve`], with the server's standard error (its log) going to `stderr`.
+pub fn serve_with_stderr(root: &Path, stderr: Stdio) -> Served {
     use std::io::BufRead;
     let mut child = Command::new(env!("CARGO_BIN_EXE_lore"))
         .args(["serve", "--addr", "127.0.0.1:0", "--root"])
         .arg(root)
         .env_remove("LORE_TOKEN")
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .expect("lore serve starts");
     let mut line = String::new();
