@@ -30,17 +30,23 @@ fn logs(dir: &Path) -> Vec<std::path::PathBuf> {
     out
 }
 
-/// Figures for one evaluation folder (`eval/<name>/<expected runbook>/*.log`); the cases not in
-/// the top 3.
-fn evaluate(matcher: &Matcher, name: &str) -> (usize, Vec<String>) {
-    let root = repo_root().join("eval").join(name);
-    let mut dirs: Vec<_> = fs::read_dir(&root)
+/// The `eval/<name>/<runbook>/` folders, sorted.
+fn labelled_dirs(root: &Path, name: &str) -> Vec<std::path::PathBuf> {
+    let mut dirs: Vec<_> = fs::read_dir(root)
         .unwrap_or_else(|e| panic!("eval/{name}: {e}"))
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.is_dir())
         .collect();
     dirs.sort();
+    dirs
+}
+
+/// Figures for one evaluation folder (`eval/<name>/<expected runbook>/*.log`); the cases not in
+/// the top 3.
+fn evaluate(matcher: &Matcher, name: &str) -> (usize, Vec<String>) {
+    let root = repo_root().join("eval").join(name);
+    let dirs = labelled_dirs(&root, name);
     let (mut total, mut top1, mut top3, mut reciprocal) = (0, 0, 0, 0.0);
     let mut misses = Vec::new();
     for dir in &dirs {
@@ -251,13 +257,7 @@ fn tiers(
 ) -> (usize, usize, usize, usize, usize) {
     let root = repo_root().join("eval").join(name);
     let (mut total, mut top1, mut top3, mut seen1, mut seen3) = (0, 0, 0, 0, 0);
-    let mut dirs: Vec<_> = fs::read_dir(&root)
-        .unwrap_or_else(|e| panic!("eval/{name}: {e}"))
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
+    let dirs = labelled_dirs(&root, name);
     for dir in dirs {
         let expected = dir.file_name().unwrap().to_string_lossy().into_owned();
         for log in logs(&dir) {
