@@ -177,9 +177,9 @@ impl Default for Params {
 
 pub struct SimilarIndex {
     known: Vec<Known>,
-    /// For each term, in how many runbooks it occurs (prose or lines).
-    df: HashMap<String, u32>,
-    generic: HashSet<&'static str>,
+    /// The weight of each term the runbooks use; a term they do not use weighs `unknown`.
+    weights: HashMap<String, f64>,
+    unknown: f64,
 }
 
 /// One runbook suggested for a paste.
@@ -304,39 +304,44 @@ impl SimilarIndex {
                 *df.entry(t.clone()).or_insert(0) += 1;
             }
         }
-        let mut index = SimilarIndex {
-            known,
-            df,
-            generic: GENERIC.iter().copied().collect(),
-        };
-        let masses: Vec<Vec<f64>> = index
-            .known
-            .iter()
-            .map(|k| {
-                k.lines
-                    .iter()
-                    .chain(&k.not)
-                    .map(|l| l.terms.iter().map(|t| index.weight(t)).sum())
-                    .collect()
+        // A term's weight: its rarity across the runbooks (a word every runbook uses, or one
+        // none uses, tells little about which one), a quarter of it for generic log words.
+        let n = known.len().max(1) as f64;
+        let generic: HashSet<&str> = GENERIC.iter().copied().collect();
+        let idf = |df: u32| (1.0 + n / (df as f64 + 1.0)).ln();
+        let weights: HashMap<String, f64> = df
+            .into_iter()
+            .map(|(term, df)| {
+                let w = idf(df)
+                    * if generic.contains(term.as_str()) {
+                        0.25
+                    } else {
+                        1.0
+                    };
+                (term, w)
             })
             .collect();
-        for (k, masses) in index.known.iter_mut().zip(masses) {
-            for (line, mass) in k.lines.iter_mut().chain(&mut k.not).zip(masses) {
-                line.mass = mass;
+        let mut index = SimilarIndex {
+            known: Vec::new(),
+            weights,
+            unknown: idf(0),
+        };
+        for k in &mut known {
+            for line in k.lines.iter_mut().chain(&mut k.not) {
+                line.mass = line.terms.iter().map(|t| index.weight(t)).sum();
             }
         }
+        index.known = known;
         index
     }
 
     /// How much a term tells about which runbook a line is about.
     fn weight(&self, term: &str) -> f64 {
-        let n = self.known.len().max(1) as f64;
-        let df = self.df.get(term).copied().unwrap_or(0) as f64;
-        let idf = (1.0 + n / (df + 1.0)).ln();
-        if self.generic.contains(term) {
-            idf * 0.25
-        } else {
-            idf
+        match self.weights.get(term) {
+            Some(&w) => w,
+            // Not in any runbook: as rare as can be, but generic words stay cheap.
+            None if GENERIC.contains(&term) => self.unknown * 0.25,
+            None => self.unknown,
         }
     }
 
