@@ -22,6 +22,7 @@
 //! `lore match` needs no index on disk.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::doc::{Incident, Runbook, log_blocks};
 use crate::search::tokenizer::tokenize;
@@ -136,10 +137,38 @@ const GENERIC: &[&str] = &[
     "none",
 ];
 
+/// A term, by the FNV-1a hash of its text: terms are only ever compared, and with a few tens of
+/// thousands of them a 64-bit collision is out of reach. Numbers instead of strings make building
+/// the index (every `lore match` does) several times cheaper.
+type Term = u64;
+
+fn term(text: &str) -> Term {
+    crate::hash::fnv1a(text.as_bytes())
+}
+
+/// Terms are hashes already: the map only spreads them over its buckets.
+#[derive(Default)]
+struct TermHasher(u64);
+
+impl Hasher for TermHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        self.0 = crate::hash::fnv1a_extend(self.0, bytes);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type TermMap<V> = HashMap<Term, V, BuildHasherDefault<TermHasher>>;
+type TermSet = HashSet<Term, BuildHasherDefault<TermHasher>>;
+
 /// What one runbook is known by.
 struct Known {
     /// Terms of its prose.
-    prose: HashSet<String>,
+    prose: TermSet,
     /// Each real log line that shows it.
     lines: Vec<LogLine>,
     /// Each line its signatures must not match: known not to be this cause.
@@ -149,13 +178,20 @@ struct Known {
 /// A real log line's terms and their total weight (worked out once, when the index is built:
 /// every query line is compared with every one of them).
 struct LogLine {
-    terms: HashSet<String>,
+    /// Sorted, without repeats.
+    terms: Vec<Term>,
     mass: f64,
 }
 
 impl LogLine {
-    fn new(terms: HashSet<String>) -> LogLine {
+    fn new(mut terms: Vec<Term>) -> LogLine {
+        terms.sort_unstable();
+        terms.dedup();
         LogLine { terms, mass: 0.0 }
+    }
+
+    fn has(&self, t: Term) -> bool {
+        self.terms.binary_search(&t).is_ok()
     }
 }
 
@@ -178,8 +214,10 @@ impl Default for Params {
 pub struct SimilarIndex {
     known: Vec<Known>,
     /// The weight of each term the runbooks use; a term they do not use weighs `unknown`.
-    weights: HashMap<String, f64>,
+    weights: TermMap<f64>,
     unknown: f64,
+    /// The terms of [`GENERIC`].
+    generic: TermSet,
 }
 
 /// One runbook suggested for a paste.
@@ -193,17 +231,22 @@ pub struct Suggestion {
 }
 
 /// The terms of a text worth comparing: lowercase words and identifiers, not numbers, hex,
-/// addresses or one-letter parts.
-pub(super) fn terms(text: &str) -> HashSet<String> {
+/// addresses or one-letter parts. In text order, possibly repeated.
+fn terms(text: &str) -> Vec<Term> {
     tokenize(text)
-        .into_iter()
-        .map(|t| t.text)
+        .iter()
+        .map(|t| t.text.as_str())
         .filter(|t| {
-            let letters = t.chars().filter(|c| c.is_alphabetic()).count();
-            let digits = t.chars().filter(|c| c.is_ascii_digit()).count();
-            let cjk = t.chars().any(crate::search::tokenizer::is_cjk);
-            (cjk || letters >= 2) && digits * 2 <= t.chars().count() && !looks_hex(t)
+            let (mut letters, mut digits, mut chars, mut cjk) = (0, 0, 0, false);
+            for c in t.chars() {
+                chars += 1;
+                letters += usize::from(c.is_alphabetic());
+                digits += usize::from(c.is_ascii_digit());
+                cjk |= crate::search::tokenizer::is_cjk(c);
+            }
+            (cjk || letters >= 2) && digits * 2 <= chars && !looks_hex(t)
         })
+        .map(term)
         .collect()
 }
 
@@ -267,7 +310,7 @@ impl SimilarIndex {
                 .map(LogLine::new)
                 .collect();
             Known {
-                prose: terms(&prose),
+                prose: terms(&prose).into_iter().collect(),
                 lines,
                 not,
             }
@@ -289,46 +332,42 @@ impl SimilarIndex {
             }
             for block in log_blocks(&incident.body) {
                 for line in block.lines() {
-                    let t = terms(line);
-                    if t.len() >= MIN_TERMS {
-                        known[cited[0]].lines.push(LogLine::new(t));
+                    let t = LogLine::new(terms(line));
+                    if t.terms.len() >= MIN_TERMS {
+                        known[cited[0]].lines.push(t);
                     }
                 }
             }
         }
-        let mut df: HashMap<String, u32> = HashMap::new();
+        let mut df: TermMap<u32> = TermMap::default();
         for k in &known {
-            let mut all: HashSet<&String> = k.prose.iter().collect();
-            all.extend(k.lines.iter().flat_map(|l| &l.terms));
+            let mut all: TermSet = k.prose.clone();
+            all.extend(k.lines.iter().flat_map(|l| l.terms.iter().copied()));
             for t in all {
-                *df.entry(t.clone()).or_insert(0) += 1;
+                *df.entry(t).or_insert(0) += 1;
             }
         }
         // A term's weight: its rarity across the runbooks (a word every runbook uses, or one
         // none uses, tells little about which one), a quarter of it for generic log words.
         let n = known.len().max(1) as f64;
-        let generic: HashSet<&str> = GENERIC.iter().copied().collect();
+        let generic: TermSet = GENERIC.iter().map(|g| term(g)).collect();
         let idf = |df: u32| (1.0 + n / (df as f64 + 1.0)).ln();
-        let weights: HashMap<String, f64> = df
+        let weights: TermMap<f64> = df
             .into_iter()
-            .map(|(term, df)| {
-                let w = idf(df)
-                    * if generic.contains(term.as_str()) {
-                        0.25
-                    } else {
-                        1.0
-                    };
-                (term, w)
+            .map(|(t, df)| {
+                let w = idf(df) * if generic.contains(&t) { 0.25 } else { 1.0 };
+                (t, w)
             })
             .collect();
         let mut index = SimilarIndex {
             known: Vec::new(),
             weights,
             unknown: idf(0),
+            generic,
         };
         for k in &mut known {
             for line in k.lines.iter_mut().chain(&mut k.not) {
-                line.mass = line.terms.iter().map(|t| index.weight(t)).sum();
+                line.mass = line.terms.iter().map(|&t| index.weight(t)).sum();
             }
         }
         index.known = known;
@@ -336,19 +375,19 @@ impl SimilarIndex {
     }
 
     /// How much a term tells about which runbook a line is about.
-    fn weight(&self, term: &str) -> f64 {
-        match self.weights.get(term) {
+    fn weight(&self, t: Term) -> f64 {
+        match self.weights.get(&t) {
             Some(&w) => w,
             // Not in any runbook: as rare as can be, but generic words stay cheap.
-            None if GENERIC.contains(&term) => self.unknown * 0.25,
+            None if self.generic.contains(&t) => self.unknown * 0.25,
             None => self.unknown,
         }
     }
 
     /// The confidence (0..1) of each runbook for one line's terms.
-    fn line_scores(&self, query: &HashSet<String>) -> Vec<f64> {
-        let weights: HashMap<&String, f64> = query.iter().map(|t| (t, self.weight(t))).collect();
-        let mass: f64 = weights.values().sum();
+    fn line_scores(&self, query: &LogLine) -> Vec<f64> {
+        let weights: Vec<(Term, f64)> = query.terms.iter().map(|&t| (t, self.weight(t))).collect();
+        let mass: f64 = weights.iter().map(|(_, w)| w).sum();
         if mass <= 0.0 {
             return vec![0.0; self.known.len()];
         }
@@ -357,7 +396,7 @@ impl SimilarIndex {
             .map(|k| {
                 let prose: f64 = weights
                     .iter()
-                    .filter(|(t, _)| k.prose.contains(t.as_str()))
+                    .filter(|(t, _)| k.prose.contains(t))
                     .map(|(_, w)| w)
                     .sum::<f64>()
                     / mass;
@@ -365,7 +404,7 @@ impl SimilarIndex {
                 let dice = |line: &LogLine| {
                     let shared: f64 = weights
                         .iter()
-                        .filter(|(t, _)| line.terms.contains(t.as_str()))
+                        .filter(|(t, _)| line.has(*t))
                         .map(|(_, w)| w)
                         .sum();
                     if shared == 0.0 {
@@ -391,8 +430,8 @@ impl SimilarIndex {
     pub fn suggest(&self, lines: &[&str], exclude: &[usize], params: Params) -> Vec<Suggestion> {
         let mut per_runbook: Vec<Vec<(f64, usize)>> = vec![Vec::new(); self.known.len()];
         for (i, line) in lines.iter().take(MAX_LINES).enumerate() {
-            let query = terms(line);
-            if query.len() < MIN_TERMS {
+            let query = LogLine::new(terms(line));
+            if query.terms.len() < MIN_TERMS {
                 continue;
             }
             for (r, score) in self.line_scores(&query).into_iter().enumerate() {
