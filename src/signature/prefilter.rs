@@ -154,12 +154,28 @@ const COMMON_PAIRS: &[&[u8; 2]] = &[
 ];
 
 fn common_pair(a: u8, b: u8) -> bool {
-    let (a, b) = (a | 0x20, b | 0x20);
-    (a.is_ascii_digit() && b.is_ascii_digit())
-        || COMMON_PAIRS
-            .iter()
-            .any(|p| p[0] | 0x20 == a && p[1] | 0x20 == b)
+    let pair = usize::from(a | 0x20) << 8 | usize::from(b | 0x20);
+    COMMON_PAIR_BITS[pair >> 6] & (1 << (pair & 63)) != 0
 }
+
+/// [`COMMON_PAIRS`] and the digit pairs as a bitmap over the (folded) 16-bit pair: choosing
+/// fingerprints asks this for every window of every literal, thousands of times at start-up.
+static COMMON_PAIR_BITS: std::sync::LazyLock<Box<[u64]>> = std::sync::LazyLock::new(|| {
+    let mut bits = vec![0u64; 1 << 10].into_boxed_slice();
+    let mut set = |a: u8, b: u8| {
+        let pair = usize::from(a | 0x20) << 8 | usize::from(b | 0x20);
+        bits[pair >> 6] |= 1 << (pair & 63);
+    };
+    for p in COMMON_PAIRS {
+        set(p[0], p[1]);
+    }
+    for a in b'0'..=b'9' {
+        for b in b'0'..=b'9' {
+            set(a, b);
+        }
+    }
+    bits
+});
 
 /// The offset of the first of STRIDE consecutive `width`-byte windows of `literal` made of the
 /// rarest bytes (`literal` has at least `width + STRIDE - 1` bytes).
