@@ -36,7 +36,7 @@ pub struct Library {
 }
 
 /// One document file as last read: its identity on disk and what it parsed to.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct Parsed {
     identity: Identity,
     document: Option<Document>,
@@ -45,7 +45,7 @@ struct Parsed {
 
 /// Modification time, size and inode: an edit in place changes the first two, an editor's
 /// save-by-rename or a checkout the third.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 struct Identity {
     modified: u128,
     len: u64,
@@ -73,24 +73,43 @@ pub const INCIDENTS: &str = "incidents";
 /// Caches only: deletable at any time.
 pub const CACHE_DIR: &str = ".lore";
 const PATTERN_CACHE: &str = "patterns.cache";
+const DOCUMENT_CACHE: &str = "documents.cache";
 
 impl Library {
     /// Reads `root/runbooks/*.md` and `root/incidents/*.md`. Only an unreadable root is an error;
     /// problems with files are in `diagnostics`.
+    ///
+    /// What each file parsed to is kept in `.lore/documents.cache`, by the file's identity, so a
+    /// start-up parses only the files that changed since the last one (parsing YAML is most of a
+    /// short `lore match`). The cache belongs to the binary that wrote it: any other build, or a
+    /// cache that cannot be read, parses everything; one that cannot be written only costs speed.
     pub fn load(root: &Path) -> Result<Library, LibraryError> {
-        Library::read(root, &HashMap::new(), &[])
+        let path = root.join(CACHE_DIR).join(DOCUMENT_CACHE);
+        let cached = fs::read(&path)
+            .ok()
+            .and_then(|bytes| DocumentCache::parse(&bytes))
+            .unwrap_or_default();
+        let cached_files: Vec<String> = cached.keys().cloned().collect();
+        let library = Library::read(root, cached, &[])?;
+        let same_files = library.files.len() == cached_files.len()
+            && cached_files.iter().all(|k| library.files.contains_key(k));
+        if library.read > 0 || !same_files {
+            let _ = fs::create_dir_all(root.join(CACHE_DIR))
+                .and_then(|()| write_atomically(&path, &DocumentCache::bytes(&library.files)));
+        }
+        Ok(library)
     }
 
     /// The library as it is on disk now, re-reading only the files whose identity (modification
     /// time, size, inode) changed since this one was loaded, plus the files named in `changed`
     /// (paths relative to the root, as the watcher reports them), which are always re-read.
     pub fn reload(&self, changed: &[String]) -> Result<Library, LibraryError> {
-        Library::read(&self.root, &self.files, changed)
+        Library::read(&self.root, self.files.clone(), changed)
     }
 
     fn read(
         root: &Path,
-        previous: &HashMap<String, Parsed>,
+        mut previous: HashMap<String, Parsed>,
         changed: &[String],
     ) -> Result<Library, LibraryError> {
         fs::metadata(root).map_err(|source| LibraryError::Root {
@@ -129,7 +148,7 @@ impl Library {
                 changed.contains(rel) || previous.get(rel).is_none_or(|p| p.identity != *identity)
             })
             .collect();
-        let fresh: HashMap<String, Parsed> = crate::par::map(&stale, |(rel, identity)| {
+        let mut fresh: HashMap<String, Parsed> = crate::par::map(&stale, |(rel, identity)| {
             let (document, diagnostics) = load_document(root, rel);
             (
                 rel.clone(),
@@ -142,10 +161,11 @@ impl Library {
         })
         .into_iter()
         .collect();
+        let read = fresh.len();
         let mut files = HashMap::with_capacity(listed.len());
         let (mut runbooks, mut incidents) = (Vec::new(), Vec::new());
         for (rel, _) in listed {
-            let Some(parsed) = fresh.get(&rel).or_else(|| previous.get(&rel)).cloned() else {
+            let Some(parsed) = fresh.remove(&rel).or_else(|| previous.remove(&rel)) else {
                 continue;
             };
             diagnostics.extend(parsed.diagnostics.iter().cloned());
@@ -158,7 +178,7 @@ impl Library {
         }
         let mut library = Library::from_documents(root, runbooks, incidents, diagnostics);
         library.files = files;
-        library.read = fresh.len();
+        library.read = read;
         Ok(library)
     }
 
@@ -420,10 +440,53 @@ pub fn stamp(root: &Path, rel: &str) -> Option<FileStamp> {
 }
 
 /// A runbook or an incident.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub enum Document {
     Runbook(Runbook),
     Incident(Incident),
+}
+
+/// `.lore/documents.cache`: what each file parsed to, for this build of lore only.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct DocumentCache {
+    build: String,
+    files: HashMap<String, Parsed>,
+}
+
+impl DocumentCache {
+    /// This binary: its version, and the size and modification time of its executable, so a
+    /// rebuild with another parser never reads what an older one wrote.
+    fn build() -> String {
+        let exe = std::env::current_exe()
+            .and_then(fs::metadata)
+            .map(|m| format!("{}", Identity::of(&m).modified) + &format!("-{}", m.len()))
+            .unwrap_or_default();
+        format!("{}-{exe}", env!("CARGO_PKG_VERSION"))
+    }
+
+    fn parse(bytes: &[u8]) -> Option<HashMap<String, Parsed>> {
+        let cache: DocumentCache = serde_json::from_slice(bytes).ok()?;
+        (cache.build == DocumentCache::build()).then_some(cache.files)
+    }
+
+    /// Documents with front-matter keys lore does not know are left out: YAML tags and
+    /// non-string keys would not survive JSON, and such files are rare.
+    fn bytes(files: &HashMap<String, Parsed>) -> Vec<u8> {
+        let kept: HashMap<String, Parsed> = files
+            .iter()
+            .filter(|(_, p)| match &p.document {
+                Some(Document::Runbook(r)) => r.extra.is_empty(),
+                Some(Document::Incident(i)) => i.extra.is_empty(),
+                None => true,
+            })
+            .map(|(k, p)| (k.clone(), p.clone()))
+            .collect();
+        serde_json::to_vec(&DocumentCache {
+            build: DocumentCache::build(),
+            files: kept,
+        })
+        .unwrap_or_default()
+    }
 }
 
 /// Reads and parses one document by its path relative to the root (`runbooks/x.md`).
@@ -439,5 +502,74 @@ pub fn load_document(root: &Path, rel: &str) -> (Option<Document>, Vec<Diagnosti
     } else {
         let (runbook, problems) = Runbook::parse(&rel_path, &text);
         (runbook.map(Document::Runbook), problems)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shipped library, plus a runbook whose front matter is broken, in a fresh root.
+    fn shipped_copy() -> tempfile::TempDir {
+        let root = tempfile::tempdir().expect("temp root");
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+        for folder in [RUNBOOKS, INCIDENTS] {
+            fs::create_dir_all(root.path().join(folder)).expect("folder");
+            for entry in fs::read_dir(repo.join(folder))
+                .expect("shipped folder")
+                .flatten()
+            {
+                fs::copy(
+                    entry.path(),
+                    root.path().join(folder).join(entry.file_name()),
+                )
+                .expect("copy");
+            }
+        }
+        fs::write(
+            root.path().join("runbooks/broken.md"),
+            "---\ntitle: [unclosed\n---\nbody\n",
+        )
+        .expect("write");
+        root
+    }
+
+    fn same(a: &Library, b: &Library) {
+        assert_eq!(format!("{:?}", a.runbooks), format!("{:?}", b.runbooks));
+        assert_eq!(format!("{:?}", a.incidents), format!("{:?}", b.incidents));
+        assert_eq!(a.diagnostics, b.diagnostics);
+    }
+
+    #[test]
+    fn a_second_load_parses_nothing_and_gives_the_same_library() {
+        let root = shipped_copy();
+        let first = Library::load(root.path()).expect("load");
+        assert!(first.files_read() > 50, "{}", first.files_read());
+        assert!(
+            !first.diagnostics.is_empty(),
+            "the broken runbook is reported"
+        );
+        let second = Library::load(root.path()).expect("load");
+        assert_eq!(second.files_read(), 0, "everything came from the cache");
+        same(&first, &second);
+    }
+
+    #[test]
+    fn an_edited_file_is_parsed_again_and_a_broken_cache_only_costs_speed() {
+        let root = shipped_copy();
+        let first = Library::load(root.path()).expect("load");
+        let path = root.path().join("runbooks/driver-version-mismatch.md");
+        let text = fs::read_to_string(&path).expect("runbook");
+        fs::write(&path, text.replacen("\ntitle: ", "\ntitle: Edited ", 1)).expect("edit");
+        let edited = Library::load(root.path()).expect("load");
+        assert_eq!(edited.files_read(), 1);
+        let runbook = edited.runbook("driver-version-mismatch").expect("runbook");
+        assert!(runbook.title.starts_with("Edited "), "{}", runbook.title);
+
+        let cache = root.path().join(CACHE_DIR).join(DOCUMENT_CACHE);
+        fs::write(&cache, b"\xff not json").expect("spoil the cache");
+        let again = Library::load(root.path()).expect("load");
+        assert_eq!(again.files_read(), first.files_read());
+        same(&edited, &again);
     }
 }

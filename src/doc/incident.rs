@@ -4,14 +4,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, FixedOffset, NaiveDate, TimeDelta};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_yaml_ng::{Mapping, Value};
 
 use super::frontmatter::{Opened, open, scalar_string};
 use super::runbook::near_miss;
 use super::{Diagnostic, Problems, log_blocks};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum IncidentSeverity {
     #[serde(rename = "SEV1")]
     Sev1,
@@ -42,7 +42,7 @@ impl IncidentSeverity {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum IncidentStatus {
     Draft,
@@ -66,7 +66,7 @@ impl IncidentStatus {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActionItem {
     pub title: String,
     pub owner: Option<String>,
@@ -74,7 +74,8 @@ pub struct ActionItem {
     pub due: Option<NaiveDate>,
 }
 
-#[derive(Debug, Clone)]
+/// Serialized only into the parse cache (`.lore/documents.cache`); the API has its own views.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Incident {
     pub id: String,
     pub path: PathBuf,

@@ -17,7 +17,9 @@ use std::path::PathBuf;
 
 /// How bad a problem is: errors make `lore check` fail and the document (or the part) unusable;
 /// warnings are shown but change nothing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     Warning,
@@ -25,7 +27,7 @@ pub enum Level {
 }
 
 /// One problem in one file, at one line (1-based; 0 when the whole file is meant).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Diagnostic {
     pub path: PathBuf,
     pub line: usize,

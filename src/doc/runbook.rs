@@ -4,14 +4,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_yaml_ng::{Mapping, Value};
 
 use super::frontmatter::{FrontMatter, Opened, open, scalar_string};
 use super::{Diagnostic, Problems, is_valid_id};
 
 /// How much a cause hurts; ordered so that `Critical` is the greatest.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Info,
@@ -48,14 +48,14 @@ impl Severity {
 }
 
 /// One example line of a signature, with the captures it must produce.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Example {
     pub text: String,
     pub captures: BTreeMap<String, String>,
 }
 
 /// A signature as written in the runbook; compiling it is `signature`'s job.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SignatureSpec {
     pub id: String,
     pub pattern: String,
@@ -67,11 +67,11 @@ pub struct SignatureSpec {
     pub examples: Vec<Example>,
     pub counterexamples: Vec<String>,
     /// Line of the signature's `id:` in the file, for diagnostics.
-    #[serde(skip)]
     pub line: usize,
 }
 
-#[derive(Debug, Clone)]
+/// Serialized only into the parse cache (`.lore/documents.cache`); the API has its own views.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Runbook {
     pub id: String,
     /// Path relative to the library root, e.g. `runbooks/driver-version-mismatch.md`.
