@@ -2,6 +2,12 @@
 //! depends on the build, the platform or the process (unlike std's `DefaultHasher`), so it can name
 //! asset versions in URLs and file contents in etags.
 
+/// A strong validator of a file's content (FNV-1a, hex, quoted as HTTP wants it): what an edit
+/// of a postmortem or a runbook sends back in `If-Match`.
+pub fn etag(bytes: &[u8]) -> String {
+    format!("\"{:016x}\"", fnv1a(bytes))
+}
+
 /// FNV-1a (64-bit) of `bytes`.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     fnv1a_extend(0xcbf2_9ce4_8422_2325, bytes)

@@ -39,6 +39,8 @@ pub struct Library {
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct Parsed {
     identity: Identity,
+    /// The file's etag (`hash::etag` of its bytes), for edits that must not overwrite a change.
+    etag: Option<String>,
     document: Option<Document>,
     diagnostics: Vec<Diagnostic>,
 }
@@ -149,11 +151,12 @@ impl Library {
             })
             .collect();
         let mut fresh: HashMap<String, Parsed> = crate::par::map(&stale, |(rel, identity)| {
-            let (document, diagnostics) = load_document(root, rel);
+            let (document, diagnostics, etag) = read_document(root, rel);
             (
                 rel.clone(),
                 Parsed {
                     identity: *identity,
+                    etag,
                     document,
                     diagnostics,
                 },
@@ -292,6 +295,13 @@ impl Library {
             .iter()
             .filter(|d| d.level == crate::doc::Level::Error)
             .count()
+    }
+
+    /// The etag of a document's file as it was loaded (`rel` as in `Runbook::path`).
+    pub fn etag(&self, rel: &Path) -> Option<&str> {
+        self.files
+            .get(rel.to_str()?)
+            .and_then(|p| p.etag.as_deref())
     }
 
     pub fn runbook(&self, id: &str) -> Option<&Runbook> {
@@ -491,17 +501,24 @@ impl DocumentCache {
 
 /// Reads and parses one document by its path relative to the root (`runbooks/x.md`).
 pub fn load_document(root: &Path, rel: &str) -> (Option<Document>, Vec<Diagnostic>) {
+    let (document, diagnostics, _) = read_document(root, rel);
+    (document, diagnostics)
+}
+
+/// [`load_document`], and the etag of the bytes it parsed.
+fn read_document(root: &Path, rel: &str) -> (Option<Document>, Vec<Diagnostic>, Option<String>) {
     let rel_path = PathBuf::from(rel);
     let text = match read_text(&root.join(rel), &rel_path) {
         Ok(text) => text,
-        Err(d) => return (None, vec![d]),
+        Err(d) => return (None, vec![d], None),
     };
+    let etag = Some(crate::hash::etag(text.as_bytes()));
     if rel.starts_with(&format!("{INCIDENTS}/")) {
         let (incident, problems) = Incident::parse(&rel_path, &text);
-        (incident.map(Document::Incident), problems)
+        (incident.map(Document::Incident), problems, etag)
     } else {
         let (runbook, problems) = Runbook::parse(&rel_path, &text);
-        (runbook.map(Document::Runbook), problems)
+        (runbook.map(Document::Runbook), problems, etag)
     }
 }
 

@@ -47,10 +47,7 @@ pub struct Saved {
     pub text: String,
 }
 
-/// A strong validator of a file's content (FNV-1a, hex).
-pub fn etag(bytes: &[u8]) -> String {
-    format!("\"{:016x}\"", crate::hash::fnv1a(bytes))
-}
+pub use crate::hash::etag;
 
 /// An incident's file as it is now.
 #[derive(Debug, Clone)]
