@@ -162,3 +162,127 @@
     if (e.target === source || (e.target.name || "").indexOf("timeline_") === 0) schedule();
   });
 })();
+
+// "This is <runbook>: add the line": draft (a dry run) when opened, show the signature and what it
+// matches in this paste, let the pattern and id be edited and checked again, then save.
+(function () {
+  var teaches = document.querySelectorAll("details.teach");
+  if (!teaches.length) return;
+  var pasteField = document.querySelector("#paste-again input[name=text]");
+  var paste = pasteField ? pasteField.value : "";
+  var el = function (tag, attrs, text) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  teaches.forEach(function (details) {
+    var box = details.querySelector(".teach-form");
+    var line = details.getAttribute("data-line");
+    var state = { etag: null, token: "" };
+    var runbook = el("input", { list: "runbook-ids", name: "runbook", placeholder: "search runbooks…", "aria-label": "Runbook", value: details.getAttribute("data-runbook") || "" });
+    var pattern = el("textarea", { name: "pattern", rows: "2", spellcheck: "false", "aria-label": "Pattern", placeholder: "drafted from the line" });
+    var id = el("input", { name: "id", "aria-label": "Signature id", placeholder: "drafted from the line" });
+    var token = el("input", { name: "token", type: "password", placeholder: "LORE_TOKEN", hidden: "" });
+    var check = el("button", { type: "button" }, "Preview");
+    var save = el("button", { type: "button", class: "primary", disabled: "" }, "Add the signature");
+    var out = el("div", { class: "teach-result", "aria-live": "polite" });
+    var row = function (label, input) { var l = el("label", {}, label + " "); l.appendChild(input); return l; };
+    box.appendChild(row("Runbook", runbook));
+    box.appendChild(row("Pattern", pattern));
+    box.appendChild(row("Signature id", id));
+    box.appendChild(token);
+    var buttons = el("div", { class: "row" });
+    buttons.appendChild(check);
+    buttons.appendChild(save);
+    box.appendChild(buttons);
+    box.appendChild(out);
+    var body = function () {
+      return JSON.stringify({ line: line, pattern: pattern.value || null, id: id.value || null, paste: paste });
+    };
+    var headers = function (extra) {
+      var h = { "Content-Type": "application/json" };
+      if (state.token) h.Authorization = "Bearer " + state.token;
+      Object.keys(extra || {}).forEach(function (k) { h[k] = extra[k]; });
+      return h;
+    };
+    var url = function () { return "/api/runbooks/" + encodeURIComponent(runbook.value.trim()) + "/signatures"; };
+    var problems = function (list) {
+      var ul = el("ul", { class: "problems" });
+      list.forEach(function (p) { ul.appendChild(el("li", {}, typeof p === "string" ? p : p.message)); });
+      return ul;
+    };
+    var preview = function () {
+      save.disabled = true;
+      out.textContent = "Checking…";
+      if (!runbook.value.trim()) { out.textContent = "Pick the runbook this line belongs to."; return; }
+      fetch(url() + "?dry_run=1", { method: "POST", headers: headers(), body: body() })
+        .then(function (r) { return r.json().then(function (d) { return { status: r.status, data: d }; }); })
+        .then(function (reply) {
+          out.textContent = "";
+          var d = reply.data;
+          if (reply.status !== 200) {
+            out.appendChild(el("p", { class: "error" }, d.error || ("HTTP " + reply.status)));
+            if (d.problems) out.appendChild(problems(d.problems));
+            return;
+          }
+          state.etag = d.etag;
+          if (!pattern.value) pattern.value = d.signature.pattern;
+          if (!id.value) id.value = d.signature.id;
+          var caps = Object.keys(d.signature.captures || {}).map(function (k) { return k + "=" + d.signature.captures[k]; });
+          out.appendChild(el("p", {}, "It matches " + d.matches.length + " line(s) of this paste" + (caps.length ? "; captures " + caps.join(", ") : "") + "."));
+          if (d.matches.length) {
+            var pre = el("pre", { class: "log" });
+            d.matches.slice(0, 5).forEach(function (m) { pre.appendChild(el("span", { class: "ln hit-line" }, m.line + "  " + m.text + "\n")); });
+            out.appendChild(pre);
+          }
+          if (d.valid) {
+            out.appendChild(el("p", { class: "ok" }, "Passes every check. Nothing is written until you add it."));
+            save.disabled = false;
+          } else {
+            out.appendChild(el("p", { class: "error" }, "It cannot be added as it is:"));
+            out.appendChild(problems(d.problems));
+          }
+        })
+        .catch(function () { out.textContent = "The server did not answer."; });
+    };
+    var store = function () {
+      save.disabled = true;
+      state.token = token.value || state.token;
+      var extra = state.etag ? { "If-Match": state.etag } : {};
+      fetch(url(), { method: "POST", headers: headers(extra), body: body() })
+        .then(function (r) { return r.json().then(function (d) { return { status: r.status, data: d }; }); })
+        .then(function (reply) {
+          out.textContent = "";
+          var d = reply.data;
+          if (reply.status === 201) {
+            out.appendChild(el("p", { class: "ok" }, "Added " + d.signature.id + " to " + d.runbook + "."));
+            var again = el("button", { type: "button", class: "primary" }, "Match this paste again");
+            again.addEventListener("click", function () { document.getElementById("paste-again").submit(); });
+            out.appendChild(again);
+            return;
+          }
+          if (reply.status === 401) {
+            token.hidden = false;
+            token.focus();
+            out.appendChild(el("p", { class: "error" }, "This lore needs its token to write: enter it and add again."));
+            save.disabled = false;
+            return;
+          }
+          if (reply.status === 412) {
+            state.etag = d.etag;
+            out.appendChild(el("p", { class: "error" }, "The runbook changed meanwhile; check again, then add."));
+            return;
+          }
+          out.appendChild(el("p", { class: "error" }, d.error || ("HTTP " + reply.status)));
+          if (d.problems) out.appendChild(problems(d.problems));
+        })
+        .catch(function () { out.textContent = "The server did not answer."; save.disabled = false; });
+    };
+    check.addEventListener("click", preview);
+    save.addEventListener("click", store);
+    [pattern, id, runbook].forEach(function (i) { i.addEventListener("input", function () { save.disabled = true; }); });
+    runbook.addEventListener("change", function () { pattern.value = ""; id.value = ""; preview(); });
+    details.addEventListener("toggle", function () { if (details.open && runbook.value && !out.textContent) preview(); });
+  });
+})();

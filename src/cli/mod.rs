@@ -4,6 +4,7 @@
 mod check;
 mod export;
 mod index;
+mod learn;
 mod matching;
 mod new;
 mod output;
@@ -42,6 +43,8 @@ enum Command {
     Search(search::Args),
     /// Write a new postmortem (`lore new incident --title ...`)
     New(new::Args),
+    /// Teach a runbook a new wording: a log line becomes one of its signatures
+    Learn(learn::Args),
     /// Update the search index (only changed files), or rebuild it
     Index(index::Args),
     /// Export the signatures for node-problem-detector, Loki or Sigma
@@ -60,6 +63,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(&root, args),
         Command::Search(args) => search::run(&root, args),
         Command::New(args) => new::run(&root, args),
+        Command::Learn(args) => learn::run(&root, args),
         Command::Index(args) => index::run(&root, args),
         Command::Export(args) => export::run(&root, args),
         Command::Watch(args) => watch::run(&root, args),

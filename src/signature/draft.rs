@@ -11,6 +11,8 @@ use super::normalize;
 static VARIABLE: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
     [
         (r"^(?:PCI:)?[0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}(?:\.[0-7])?", r"(?P<pci>(?:PCI:)?[0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}(?:\.[0-7])?)"),
+        // A user's or a job's own files: where they live says nothing about the cause.
+        (r"^/(?:home|tmp|root|mnt|data|scratch|workspace|Users)/[^\s:'\x22,)]+", r"/\S+?"),
         (r"^GPU-[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}", r"GPU-[0-9a-fA-F-]+"),
         (r"^[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}", r"[0-9a-fA-F-]{36}"),
         (r"^\d+(?:\.\d+){2,}", r"\d+(?:\.\d+)+"),
@@ -26,7 +28,7 @@ static VARIABLE: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
 
 /// A pattern (portable subset) matching `line` with its numbers, addresses, pids and versions
 /// generalised; the line's log prefix is left out.
-fn generalize(line: &str) -> String {
+pub fn generalize(line: &str) -> String {
     let text = normalize::line(line.as_bytes()).text;
     let text = text.lines().next().unwrap_or("").trim();
     let mut out = String::new();
@@ -128,7 +130,7 @@ signatures:
     (id, text)
 }
 
-fn suggest_id(message: &str) -> String {
+pub fn suggest_id(message: &str) -> String {
     let words: Vec<String> = message
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| {

@@ -127,7 +127,8 @@ pub async fn runbook(
         })
         .collect();
     let incidents: Vec<IncidentRef> = snapshot.matcher.incidents_of(&r.id);
-    Ok(Json(serde_json::json!({
+    let etag = snapshot.library.etag(&r.path).map(str::to_string);
+    let mut response = Json(serde_json::json!({
         "id": r.id,
         "title": r.title,
         "summary": r.summary,
@@ -143,8 +144,15 @@ pub async fn runbook(
         "signatures": signatures,
         "body": r.body,
         "incidents": incidents,
+        "etag": etag,
     }))
-    .into_response())
+    .into_response();
+    if let Some(etag) = etag.and_then(|e| axum::http::HeaderValue::from_str(&e).ok()) {
+        response
+            .headers_mut()
+            .insert(axum::http::header::ETAG, etag);
+    }
+    Ok(response)
 }
 
 fn incident_json(i: &Incident, with_body: bool) -> serde_json::Value {

@@ -8,8 +8,10 @@ use axum::response::{IntoResponse, Response};
 pub enum WebError {
     NotFound(String),
     BadRequest(String),
-    /// Writes refused: read-only server, missing token, or a cross-site request.
+    /// Writes refused: read-only server, or a cross-site request.
     Forbidden(String),
+    /// A write without the right `LORE_TOKEN`.
+    Unauthorized(String),
     /// Validation problems; nothing was written.
     Invalid(Vec<crate::postmortem::Problem>),
     /// The document changed since the version the edit was based on.
@@ -30,6 +32,7 @@ impl WebError {
             WebError::NotFound(_) => StatusCode::NOT_FOUND,
             WebError::BadRequest(_) => StatusCode::BAD_REQUEST,
             WebError::Forbidden(_) => StatusCode::FORBIDDEN,
+            WebError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             WebError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             WebError::Conflict { .. } => StatusCode::PRECONDITION_FAILED,
             WebError::PreconditionRequired => StatusCode::PRECONDITION_REQUIRED,
@@ -43,7 +46,7 @@ impl WebError {
         match self {
             WebError::NotFound(what) => format!("{what} was not found"),
             WebError::BadRequest(why) => why.clone(),
-            WebError::Forbidden(why) => why.clone(),
+            WebError::Forbidden(why) | WebError::Unauthorized(why) => why.clone(),
             WebError::Invalid(problems) => format!(
                 "nothing was saved: {}",
                 problems.iter().map(|p| format!("{}: {}", p.field, p.message)).collect::<Vec<_>>().join("; ")
@@ -76,10 +79,13 @@ impl WebError {
         let mut body = serde_json::json!({ "error": self.message() });
         match &self {
             WebError::Invalid(problems) => body["problems"] = serde_json::json!(problems),
-            WebError::Conflict { etag, .. } => body["etag"] = serde_json::json!(etag),
+            WebError::Conflict { etag, current } => {
+                body["etag"] = serde_json::json!(etag);
+                body["current"] = serde_json::json!(current);
+            }
             _ => {}
         }
-        (self.status(), axum::Json(body)).into_response()
+        self.challenge((self.status(), axum::Json(body)).into_response())
     }
 
     /// As an HTML page.
@@ -87,7 +93,18 @@ impl WebError {
         self.log();
         let status = self.status();
         let page = super::views::ErrorPage::new(status.as_u16(), self.message());
-        (status, super::views::render(&page)).into_response()
+        self.challenge((status, super::views::render(&page)).into_response())
+    }
+
+    /// A 401 names the scheme that would succeed (RFC 9110 §11.6.1).
+    fn challenge(&self, mut response: Response) -> Response {
+        if let WebError::Unauthorized(_) = self {
+            response.headers_mut().insert(
+                axum::http::header::WWW_AUTHENTICATE,
+                axum::http::HeaderValue::from_static("Bearer"),
+            );
+        }
+        response
     }
 }
 

@@ -11,7 +11,7 @@ use super::state::AppState;
 /// What a request is about to do.
 #[derive(Debug, Clone, Copy)]
 pub enum Write<'a> {
-    /// Saving a postmortem: all three checks. The token comes from `Authorization: Bearer`, or
+    /// Saving a postmortem or a signature: all three checks. The token comes from `Authorization: Bearer`, or
     /// from the form's `token` field when there is one.
     Save { form_token: Option<&'a str> },
     /// Showing the empty or the edit form (a `GET`): the server must be writable.
@@ -95,7 +95,7 @@ fn check_token(
         .and_then(|v| v.strip_prefix("Bearer "));
     let given = bearer.or(form_token).unwrap_or("");
     if !constant_time_eq(given.as_bytes(), token.as_bytes()) {
-        return Err(WebError::Forbidden(
+        return Err(WebError::Unauthorized(
             "a valid LORE_TOKEN is needed to write (Authorization: Bearer ..., or the token field)"
                 .into(),
         ));

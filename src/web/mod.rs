@@ -7,6 +7,7 @@ mod error;
 mod extract;
 mod form;
 mod guard;
+mod learn;
 mod pages;
 mod state;
 mod stats;
@@ -50,6 +51,7 @@ pub fn router(state: AppState) -> Router {
         .route("/search", get(api::search))
         .route("/runbooks", get(api::runbooks))
         .route("/runbooks/{id}", get(api::runbook))
+        .route("/runbooks/{id}/signatures", post(learn::api_learn))
         .route("/incidents", get(api::incidents).post(write::api_create))
         .route("/incidents/{id}", get(api::incident).put(write::api_update))
         .route("/preview", post(write::preview))

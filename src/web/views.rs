@@ -203,6 +203,8 @@ pub struct MatchPage {
     /// The paste for "start a postmortem" (up to 2 MiB).
     pub paste_full: String,
     pub read_only: bool,
+    /// `(id, title)` of every runbook, for the picker of "add the line to a runbook".
+    pub runbooks: Vec<(String, String)>,
 }
 
 #[derive(Template)]
@@ -497,6 +499,16 @@ pub(super) fn match_page(snapshot: &Snapshot, report: &Report, paste: &[u8]) -> 
         paste: clean_block(shown),
         paste_full: String::from_utf8_lossy(&paste[..paste.len().min(2 << 20)]).into_owned(),
         read_only: false,
+        runbooks: {
+            let mut all: Vec<(String, String)> = snapshot
+                .library
+                .runbooks
+                .iter()
+                .map(|r| (r.id.clone(), r.title.clone()))
+                .collect();
+            all.sort();
+            all
+        },
     }
 }
 

@@ -344,3 +344,87 @@ fn a_person_in_a_browser() {
     let first = browser.text(&browser.wait("ol.results .result-title"));
     assert!(first.contains("Wombat night"), "{first}");
 }
+
+/// Teaching from a paste: a line no runbook explains is added to a runbook from the match page
+/// (preview first, then save), and matching the same paste again finds it as a signature cause
+/// with its captures.
+#[test]
+fn a_person_teaches_lore_a_new_wording() {
+    let library = library_copy();
+    let server = crate::support::serve(library.path());
+    let url = server.url.clone();
+    let browser = Browser::start();
+
+    browser.go(&format!("{url}/"));
+    let paste = "[ 4300.1] NVRM: Xid (PCI:0000:3b:00): 79, pid=1862, name=python3, GPU has fallen off the bus.\n\
+                 [ 4301.2] nvkms: flip queue wedged on head 2, modeset failed, pid=4411\n";
+    let area = browser.wait("textarea[name=text]");
+    browser.script(
+        "arguments[0].value = arguments[1];",
+        json!([{ ELEMENT: area }, paste]),
+    );
+    browser.click(&browser.wait(".paste-form button[type=submit]"));
+    let unexplained = browser.text(&browser.wait(".unexplained-list"));
+    assert!(unexplained.contains("flip queue wedged"), "{unexplained}");
+    browser.click(&browser.wait(".unexplained-list details.teach summary"));
+    let picker = browser.wait(".unexplained-list details.teach input[name=runbook]");
+    browser.script(
+        "arguments[0].value = 'gpu-hang-timeout'; arguments[0].dispatchEvent(new Event('change'));",
+        json!([{ ELEMENT: picker }]),
+    );
+    let started = Instant::now();
+    loop {
+        let said = browser.text(&browser.wait(".unexplained-list .teach-result"));
+        if said.contains("Passes every check") {
+            assert!(said.contains("pid=4411"), "{said}");
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "no preview: {said}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    browser.script(
+        "document.querySelector('.unexplained').scrollIntoView();",
+        json!([]),
+    );
+    browser.screenshot("teach-preview");
+    browser.click(&browser.wait(".unexplained-list .teach-form button.primary"));
+    let again = browser.wait(".unexplained-list .teach-result button.primary");
+    let said = browser.text(&browser.wait(".unexplained-list .teach-result p.ok"));
+    assert!(said.contains("to gpu-hang-timeout"), "{said}");
+    browser.script(
+        "document.querySelector('.unexplained').scrollIntoView();",
+        json!([]),
+    );
+    browser.screenshot("teach-saved");
+    browser.click(&again);
+    let started = Instant::now();
+    loop {
+        let causes = browser.script(
+            "return Array.from(document.querySelectorAll('article.cause .cause-meta .mono')).map(e => e.textContent.trim());",
+            json!([]),
+        );
+        if causes.to_string().contains("gpu-hang-timeout") {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the new signature did not match: {causes}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let captures = browser.script(
+        "return Array.from(document.querySelectorAll('article.cause .cap')).map(e => e.textContent.trim());",
+        json!([]),
+    );
+    assert!(captures.to_string().contains("pid=4411"), "{captures}");
+    browser.screenshot("teach-matched");
+    let text =
+        std::fs::read_to_string(library.path().join("runbooks/gpu-hang-timeout.md")).unwrap();
+    assert!(
+        text.contains("flip queue wedged"),
+        "the runbook file holds the new signature"
+    );
+}

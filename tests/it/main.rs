@@ -4,6 +4,7 @@ mod browser;
 mod check;
 mod eval;
 mod export;
+mod learn;
 mod matching;
 mod postmortem;
 mod reload;

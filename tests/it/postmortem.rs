@@ -6,69 +6,11 @@ use std::sync::Arc;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use http_body_util::BodyExt;
-use tower::ServiceExt;
 
 use lore::library::Library;
 use lore::web::{AppState, router};
 
-use crate::support::{Root, good_root, stdout, urlencode};
-
-struct Reply {
-    status: StatusCode,
-    headers: axum::http::HeaderMap,
-    body: String,
-}
-
-impl Reply {
-    fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
-    }
-}
-
-async fn call(app: &axum::Router, request: Request<Body>) -> Reply {
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let body = String::from_utf8_lossy(&response.into_body().collect().await.unwrap().to_bytes())
-        .into_owned();
-    Reply {
-        status,
-        headers,
-        body,
-    }
-}
-
-fn json_request(method: &str, uri: &str, body: serde_json::Value) -> axum::http::request::Builder {
-    let _ = body;
-    Request::builder()
-        .method(method)
-        .uri(uri)
-        .header(header::CONTENT_TYPE, "application/json")
-        .header(header::HOST, "lore.test")
-}
-
-async fn post_json(app: &axum::Router, uri: &str, body: serde_json::Value) -> Reply {
-    let request = json_request("POST", uri, body.clone())
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    call(app, request).await
-}
-
-async fn form(app: &axum::Router, uri: &str, fields: &[(&str, &str)]) -> Reply {
-    let body: String = fields
-        .iter()
-        .map(|(k, v)| format!("{}={}", urlencode(k), urlencode(v)))
-        .collect::<Vec<_>>()
-        .join("&");
-    let request = Request::post(uri)
-        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-        .header(header::HOST, "lore.test")
-        .header(header::ORIGIN, "http://lore.test")
-        .body(Body::from(body))
-        .unwrap();
-    call(app, request).await
-}
+use crate::support::{Root, call, form, good_root, json_request, post_json, stdout};
 
 fn incident_files(root: &Root) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(root.path().join("incidents"))
@@ -350,7 +292,7 @@ async fn csrf_token_and_read_only() {
         serde_json::json!({"title": "needs a token"}),
     )
     .await;
-    assert_eq!(reply.status, StatusCode::FORBIDDEN);
+    assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
     let with = Request::post("/api/incidents")
         .header(header::CONTENT_TYPE, "application/json")
         .header(header::AUTHORIZATION, "Bearer s3cret")
@@ -372,7 +314,7 @@ async fn csrf_token_and_read_only() {
         &[("title", "wrong token"), ("token", "guess")],
     )
     .await;
-    assert_eq!(reply.status, StatusCode::FORBIDDEN);
+    assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
 
     let app = router(AppState::load(root.path(), true).unwrap());
     let reply = post_json(

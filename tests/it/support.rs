@@ -5,6 +5,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use tower::ServiceExt;
+
 /// A library root in a temp dir, removed when dropped.
 pub struct Root {
     dir: tempfile::TempDir,
@@ -213,4 +218,68 @@ pub fn library_copy() -> tempfile::TempDir {
         }
     }
     dir
+}
+
+/// A response of the in-process router: status, headers, body as text.
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: axum::http::HeaderMap,
+    pub body: String,
+}
+
+impl Reply {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
+    }
+}
+
+/// Sends `request` to the router in process.
+pub async fn call(app: &axum::Router, request: Request<Body>) -> Reply {
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = String::from_utf8_lossy(&response.into_body().collect().await.unwrap().to_bytes())
+        .into_owned();
+    Reply {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// A JSON request to this site (`Host: lore.test`).
+pub fn json_request(
+    method: &str,
+    uri: &str,
+    body: serde_json::Value,
+) -> axum::http::request::Builder {
+    let _ = body;
+    Request::builder()
+        .method(method)
+        .uri(uri)
+        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::HOST, "lore.test")
+}
+
+pub async fn post_json(app: &axum::Router, uri: &str, body: serde_json::Value) -> Reply {
+    let request = json_request("POST", uri, body.clone())
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    call(app, request).await
+}
+
+/// A same-site form post.
+pub async fn form(app: &axum::Router, uri: &str, fields: &[(&str, &str)]) -> Reply {
+    let body: String = fields
+        .iter()
+        .map(|(k, v)| format!("{}={}", urlencode(k), urlencode(v)))
+        .collect::<Vec<_>>()
+        .join("&");
+    let request = Request::post(uri)
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .header(header::HOST, "lore.test")
+        .header(header::ORIGIN, "http://lore.test")
+        .body(Body::from(body))
+        .unwrap();
+    call(app, request).await
 }
