@@ -31,12 +31,22 @@ pub struct Library {
     pub diagnostics: Vec<Diagnostic>,
     /// What each file parsed to, by path relative to the root, so that a reload re-reads only
     /// the files that changed.
-    files: HashMap<String, Parsed>,
+    files: HashMap<String, Kept>,
     read: usize,
 }
 
+/// What the library keeps about each file once its document is in `runbooks` or `incidents`.
+#[derive(Debug, Clone)]
+struct Kept {
+    identity: Identity,
+    etag: Option<String>,
+    /// It parsed to a document (which may still have been left out as a duplicate).
+    had_document: bool,
+    diagnostics: Vec<Diagnostic>,
+}
+
 /// One document file as last read: its identity on disk and what it parsed to.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize)]
 struct Parsed {
     identity: Identity,
     /// The file's etag (`hash::etag` of its bytes), for edits that must not overwrite a change.
@@ -97,7 +107,7 @@ impl Library {
             && cached_files.iter().all(|k| library.files.contains_key(k));
         if library.read > 0 || !same_files {
             let _ = fs::create_dir_all(root.join(CACHE_DIR))
-                .and_then(|()| write_atomically(&path, &DocumentCache::bytes(&library.files)));
+                .and_then(|()| write_atomically(&path, &DocumentCache::bytes(&library)));
         }
         Ok(library)
     }
@@ -106,7 +116,40 @@ impl Library {
     /// time, size, inode) changed since this one was loaded, plus the files named in `changed`
     /// (paths relative to the root, as the watcher reports them), which are always re-read.
     pub fn reload(&self, changed: &[String]) -> Result<Library, LibraryError> {
-        Library::read(&self.root, self.files.clone(), changed)
+        Library::read(&self.root, self.parsed_files(), changed)
+    }
+
+    /// What each file parsed to, with its document taken from this library's lists (a file
+    /// whose document is not among them, a duplicate id, is left out and so read again).
+    fn parsed_files(&self) -> HashMap<String, Parsed> {
+        let mut documents: HashMap<&Path, Document> = self
+            .runbooks
+            .iter()
+            .map(|r| (r.path.as_path(), Document::Runbook(r.clone())))
+            .chain(
+                self.incidents
+                    .iter()
+                    .map(|i| (i.path.as_path(), Document::Incident(i.clone()))),
+            )
+            .collect();
+        self.files
+            .iter()
+            .filter_map(|(rel, kept)| {
+                let document = documents.remove(Path::new(rel));
+                if kept.had_document && document.is_none() {
+                    return None;
+                }
+                Some((
+                    rel.clone(),
+                    Parsed {
+                        identity: kept.identity,
+                        etag: kept.etag.clone(),
+                        document,
+                        diagnostics: kept.diagnostics.clone(),
+                    },
+                ))
+            })
+            .collect()
     }
 
     fn read(
@@ -172,12 +215,22 @@ impl Library {
                 continue;
             };
             diagnostics.extend(parsed.diagnostics.iter().cloned());
-            match &parsed.document {
-                Some(Document::Runbook(r)) => runbooks.push(r.clone()),
-                Some(Document::Incident(i)) => incidents.push(i.clone()),
+            // The document moves into the lists; the file keeps the rest.
+            let had_document = parsed.document.is_some();
+            match parsed.document {
+                Some(Document::Runbook(r)) => runbooks.push(r),
+                Some(Document::Incident(i)) => incidents.push(i),
                 None => {}
             }
-            files.insert(rel, parsed);
+            files.insert(
+                rel,
+                Kept {
+                    identity: parsed.identity,
+                    etag: parsed.etag,
+                    had_document,
+                    diagnostics: parsed.diagnostics,
+                },
+            );
         }
         let mut library = Library::from_documents(root, runbooks, incidents, diagnostics);
         library.files = files;
@@ -457,10 +510,31 @@ pub enum Document {
 }
 
 /// `.lore/documents.cache`: what each file parsed to, for this build of lore only.
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(serde::Deserialize)]
 struct DocumentCache {
     build: String,
     files: HashMap<String, Parsed>,
+}
+
+/// [`DocumentCache`] as written: the same JSON, borrowing the library's documents.
+#[derive(serde::Serialize)]
+struct DocumentCacheRef<'a> {
+    build: String,
+    files: HashMap<&'a str, ParsedRef<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct ParsedRef<'a> {
+    identity: Identity,
+    etag: &'a Option<String>,
+    document: Option<DocumentRef<'a>>,
+    diagnostics: &'a [Diagnostic],
+}
+
+#[derive(serde::Serialize)]
+enum DocumentRef<'a> {
+    Runbook(&'a Runbook),
+    Incident(&'a Incident),
 }
 
 impl DocumentCache {
@@ -481,19 +555,46 @@ impl DocumentCache {
 
     /// Documents with front-matter keys lore does not know are left out: YAML tags and
     /// non-string keys would not survive JSON, and such files are rare.
-    fn bytes(files: &HashMap<String, Parsed>) -> Vec<u8> {
-        let kept: HashMap<String, Parsed> = files
+    fn bytes(library: &Library) -> Vec<u8> {
+        let documents: HashMap<&Path, DocumentRef<'_>> = library
+            .runbooks
             .iter()
-            .filter(|(_, p)| match &p.document {
-                Some(Document::Runbook(r)) => r.extra.is_empty(),
-                Some(Document::Incident(i)) => i.extra.is_empty(),
-                None => true,
-            })
-            .map(|(k, p)| (k.clone(), p.clone()))
+            .filter(|r| r.extra.is_empty())
+            .map(|r| (r.path.as_path(), DocumentRef::Runbook(r)))
+            .chain(
+                library
+                    .incidents
+                    .iter()
+                    .filter(|i| i.extra.is_empty())
+                    .map(|i| (i.path.as_path(), DocumentRef::Incident(i))),
+            )
             .collect();
-        serde_json::to_vec(&DocumentCache {
+        let files = library
+            .files
+            .iter()
+            .filter_map(|(rel, kept)| {
+                let document = documents.get(Path::new(rel.as_str())).map(|d| match d {
+                    DocumentRef::Runbook(r) => DocumentRef::Runbook(r),
+                    DocumentRef::Incident(i) => DocumentRef::Incident(i),
+                });
+                // A document left out (duplicate id, unknown keys) is parsed again next time.
+                if kept.had_document && document.is_none() {
+                    return None;
+                }
+                Some((
+                    rel.as_str(),
+                    ParsedRef {
+                        identity: kept.identity,
+                        etag: &kept.etag,
+                        document,
+                        diagnostics: &kept.diagnostics,
+                    },
+                ))
+            })
+            .collect();
+        serde_json::to_vec(&DocumentCacheRef {
             build: DocumentCache::build(),
-            files: kept,
+            files,
         })
         .unwrap_or_default()
     }
@@ -569,6 +670,32 @@ mod tests {
         let second = Library::load(root.path()).expect("load");
         assert_eq!(second.files_read(), 0, "everything came from the cache");
         same(&first, &second);
+    }
+
+    #[test]
+    fn a_reload_keeps_every_document_and_every_problem() {
+        let root = shipped_copy();
+        let text = fs::read_to_string(root.path().join("runbooks/nouveau-conflict.md")).unwrap();
+        // A second file with the same id: reported, left out, and still so after a reload.
+        fs::write(
+            root.path().join("runbooks/zz-copy.md"),
+            format!("---\nid: nouveau-conflict\n{}", &text[4..]),
+        )
+        .unwrap();
+        let first = Library::load(root.path()).expect("load");
+        assert!(
+            first
+                .diagnostics
+                .iter()
+                .any(|d| d.message.contains("already used")),
+            "{:?}",
+            first.diagnostics
+        );
+        let again = first.reload(&[]).expect("reload");
+        assert_eq!(again.files_read(), 1, "only the duplicate is read again");
+        same(&first, &again);
+        let cached = Library::load(root.path()).expect("load");
+        same(&first, &cached);
     }
 
     #[test]
