@@ -5,23 +5,30 @@
 use std::collections::HashMap;
 
 /// Bump when literal extraction or the validity rules change: old caches are then ignored.
-const VERSION: &[u8] = b"lore-pattern-cache 2\n";
+const VERSION: &[u8] = b"lore-pattern-cache 3\n";
 const NO_LITERAL: u16 = u16::MAX;
 
-/// Pattern text → its required literals (`None`: no usable literal). Only patterns that passed
-/// every check are stored.
+/// What the scan needs to know of a pattern's text: the literal set one of which every match
+/// contains (`None`: no usable literal), and further sets a match must also contain.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Literals {
+    pub required: Option<Vec<Vec<u8>>>,
+    pub also: Vec<Vec<Vec<u8>>>,
+}
+
+/// Pattern text → its [`Literals`]. Only patterns that passed every check are stored.
 #[derive(Debug, Default, Clone)]
 pub struct PatternCache {
-    map: HashMap<String, Option<Vec<Vec<u8>>>>,
+    map: HashMap<String, Literals>,
     dirty: bool,
 }
 
 impl PatternCache {
-    pub fn get(&self, pattern: &str) -> Option<&Option<Vec<Vec<u8>>>> {
+    pub fn get(&self, pattern: &str) -> Option<&Literals> {
         self.map.get(pattern)
     }
 
-    pub fn insert(&mut self, pattern: String, literals: Option<Vec<Vec<u8>>>) {
+    pub fn insert(&mut self, pattern: String, literals: Literals) {
         self.map.insert(pattern, literals);
         self.dirty = true;
     }
@@ -56,18 +63,18 @@ impl PatternCache {
         let mut map = HashMap::new();
         while !rest.is_empty() {
             let pattern = String::from_utf8(take(&mut rest)?.to_vec()).ok()?;
-            let count = u16::from_le_bytes(rest.get(..2)?.try_into().ok()?);
-            rest = &rest[2..];
-            let literals = if count == NO_LITERAL {
+            let count = take_count(&mut rest)?;
+            let required = if count == NO_LITERAL {
                 None
             } else {
-                let mut set = Vec::with_capacity(usize::from(count));
-                for _ in 0..count {
-                    set.push(take(&mut rest)?.to_vec());
-                }
-                Some(set)
+                Some(take_set(&mut rest, count)?)
             };
-            map.insert(pattern, literals);
+            let mut also = Vec::new();
+            for _ in 0..take_count(&mut rest)? {
+                let count = take_count(&mut rest)?;
+                also.push(take_set(&mut rest, count)?);
+            }
+            map.insert(pattern, Literals { required, also });
         }
         Some(PatternCache { map, dirty: false })
     }
@@ -78,17 +85,37 @@ impl PatternCache {
         entries.sort_by(|a, b| a.0.cmp(b.0));
         for (pattern, literals) in entries {
             put(&mut out, pattern.as_bytes());
-            match literals {
+            match &literals.required {
                 None => out.extend_from_slice(&NO_LITERAL.to_le_bytes()),
-                Some(set) => {
-                    out.extend_from_slice(&(set.len() as u16).to_le_bytes());
-                    for literal in set {
-                        put(&mut out, literal);
-                    }
-                }
+                Some(set) => put_set(&mut out, set),
+            }
+            out.extend_from_slice(&(literals.also.len() as u16).to_le_bytes());
+            for set in &literals.also {
+                put_set(&mut out, set);
             }
         }
         out
+    }
+}
+
+fn take_count(rest: &mut &[u8]) -> Option<u16> {
+    let count = u16::from_le_bytes(rest.get(..2)?.try_into().ok()?);
+    *rest = &rest[2..];
+    Some(count)
+}
+
+fn take_set(rest: &mut &[u8], count: u16) -> Option<Vec<Vec<u8>>> {
+    let mut set = Vec::with_capacity(usize::from(count));
+    for _ in 0..count {
+        set.push(take(rest)?.to_vec());
+    }
+    Some(set)
+}
+
+fn put_set(out: &mut Vec<u8>, set: &[Vec<u8>]) {
+    out.extend_from_slice(&(set.len() as u16).to_le_bytes());
+    for literal in set {
+        put(out, literal);
     }
 }
 
@@ -111,20 +138,18 @@ mod tests {
     #[test]
     fn round_trip() {
         let mut cache = PatternCache::default();
-        cache.insert(
-            "NVRM: Xid".into(),
-            Some(vec![b"nvrm: xid".to_vec(), "掉卡".as_bytes().to_vec()]),
-        );
-        cache.insert(r"\d+".into(), None);
+        let xid = Literals {
+            required: Some(vec![b"nvrm: xid".to_vec(), "掉卡".as_bytes().to_vec()]),
+            also: vec![vec![b"79".to_vec()], vec![b"gpu".to_vec(), b"bus".to_vec()]],
+        };
+        cache.insert("NVRM: Xid".into(), xid.clone());
+        cache.insert(r"\d+".into(), Literals::default());
         assert!(cache.is_dirty());
         let read = PatternCache::parse(&cache.to_bytes());
         assert!(!read.is_dirty());
         assert_eq!(read.len(), 2);
-        assert_eq!(read.get(r"\d+"), Some(&None));
-        assert_eq!(
-            read.get("NVRM: Xid").unwrap().as_ref().unwrap()[1],
-            "掉卡".as_bytes()
-        );
+        assert_eq!(read.get(r"\d+"), Some(&Literals::default()));
+        assert_eq!(read.get("NVRM: Xid"), Some(&xid));
     }
 
     #[test]

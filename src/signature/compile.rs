@@ -6,8 +6,8 @@ use std::sync::OnceLock;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
-use super::cache::PatternCache;
-use super::literal::required_literals;
+use super::cache::{Literals, PatternCache};
+use super::literal::{also_required, required_literals};
 use super::portable;
 use super::prefilter::Prefilter;
 use crate::doc::{Runbook, SignatureSpec};
@@ -87,6 +87,9 @@ pub struct Sig {
     pub specificity: f64,
     /// Whether the pattern has a literal the prefilter can find.
     pub has_literal: bool,
+    /// Further literal sets a matching line must contain one of each (lowercase; checked ignoring
+    /// ASCII case before the regex is tried).
+    pub also: Vec<Vec<Vec<u8>>>,
     regex: OnceLock<Option<Regex>>,
 }
 
@@ -172,7 +175,7 @@ impl Engine {
             })
             .collect();
         let analyzed = crate::par::map(&specs, |(_, _, spec)| match cache.get(&spec.pattern) {
-            Some(literal) if literal.is_some() || spec.lines == 1 => Ok(literal.clone()),
+            Some(known) if known.required.is_some() || spec.lines == 1 => Ok(known.clone()),
             _ => analyze_pattern(spec),
         });
         let mut updated = cache.clone();
@@ -182,8 +185,8 @@ impl Engine {
             .collect();
         updated.retain(|pattern| in_use.contains(pattern));
         for ((r, s, spec), result) in specs.into_iter().zip(analyzed) {
-            let literal = match result {
-                Ok(literal) => literal,
+            let analysis = match result {
+                Ok(analysis) => analysis,
                 Err((message, hint)) => {
                     problems.push(CompileProblem {
                         runbook: r,
@@ -195,8 +198,12 @@ impl Engine {
                 }
             };
             if updated.get(&spec.pattern).is_none() {
-                updated.insert(spec.pattern.clone(), literal.clone());
+                updated.insert(spec.pattern.clone(), analysis.clone());
             }
+            let Literals {
+                required: literal,
+                also,
+            } = analysis;
             let index = sigs.len() as u32;
             let specificity = specificity(&spec.pattern, literal.as_deref());
             match &literal {
@@ -213,6 +220,8 @@ impl Engine {
                 weight: spec.weight,
                 specificity,
                 has_literal: literal.is_some(),
+                // Windows are matched over several lines: their literals are checked there.
+                also: if spec.lines == 1 { also } else { Vec::new() },
                 regex: OnceLock::new(),
             });
         }
@@ -356,7 +365,7 @@ fn first_line(text: &str) -> &str {
 
 /// Checks one pattern (length, syntax, portability) and finds its required literals. The error
 /// is the problem and a hint.
-fn analyze_pattern(spec: &SignatureSpec) -> Result<Option<Vec<Vec<u8>>>, (String, &'static str)> {
+fn analyze_pattern(spec: &SignatureSpec) -> Result<Literals, (String, &'static str)> {
     if spec.pattern.len() > MAX_PATTERN_LEN {
         return Err((
             format!(
@@ -395,7 +404,14 @@ fn analyze_pattern(spec: &SignatureSpec) -> Result<Option<Vec<Vec<u8>>>, (String
             "the scan finds candidate lines by their literal text; add a distinctive word",
         ));
     }
-    Ok(literal)
+    let also = literal
+        .as_deref()
+        .map(|primary| also_required(&hir, primary))
+        .unwrap_or_default();
+    Ok(Literals {
+        required: literal,
+        also,
+    })
 }
 
 /// Long literal text makes a signature specific; a short literal plus wildcards much less so.

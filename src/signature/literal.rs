@@ -44,16 +44,20 @@ impl Info {
     }
 }
 
-/// Keeps the best candidate overall and the best small one.
+/// Keeps the best candidate overall and the best small one (and, when asked, every one).
 #[derive(Default)]
 struct Best {
     any: Option<Set>,
     small: Option<Set>,
+    every: Option<Vec<Set>>,
 }
 
 impl Best {
     fn offer(&mut self, set: Option<Set>) {
         if let Some(set) = set {
+            if let Some(every) = &mut self.every {
+                every.push(set.clone());
+            }
             if set.len() <= SMALL {
                 self.small = better(self.small.take(), Some(set.clone()));
             }
@@ -69,6 +73,48 @@ pub fn required_literals(hir: &Hir) -> Option<Vec<Vec<u8>>> {
     let shortest = best.iter().map(Vec::len).min().unwrap_or(0);
     (shortest >= MIN_USEFUL && best.len() <= MAX_SET).then_some(best)
 }
+
+/// Further sets a match must also contain, besides the required set (each alone, since a
+/// pattern's parts are all required): the literal runs and required parts of its top-level
+/// concatenation, most selective first, without `primary`. They rule out the candidates of a
+/// family of patterns that share their required literal (`NVRM: Xid (PCI:` and a different number
+/// or message each) before any regex of the family is built.
+pub fn also_required(hir: &Hir, primary: &[Vec<u8>]) -> Vec<Vec<Vec<u8>>> {
+    let mut hir = hir;
+    while let HirKind::Capture(cap) = hir.kind() {
+        hir = &cap.sub;
+    }
+    let HirKind::Concat(children) = hir.kind() else {
+        return Vec::new();
+    };
+    let mut best = Best {
+        every: Some(Vec::new()),
+        ..Best::default()
+    };
+    concat(children, &mut best);
+    let mut sets: Vec<Set> = best
+        .every
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|set| set.as_slice() != primary)
+        .filter(|set| set.iter().all(|l| l.len() >= 2) && set.len() <= MAX_SET)
+        .collect();
+    sets.sort_by(|a, b| quality(b).total_cmp(&quality(a)).then_with(|| a.cmp(b)));
+    // A set that a chosen one (or the required set) implies adds nothing: every member of the
+    // other contains one of its literals.
+    let implies = |a: &[Vec<u8>], b: &[Vec<u8>]| a.iter().all(|x| b.iter().any(|y| contains(x, y)));
+    let mut chosen: Vec<Set> = Vec::new();
+    for set in sets {
+        if !implies(primary, &set) && !chosen.iter().any(|c| implies(c, &set)) {
+            chosen.push(set);
+        }
+    }
+    chosen.truncate(MAX_ALSO);
+    chosen
+}
+
+/// At most this many further sets per pattern.
+const MAX_ALSO: usize = 2;
 
 /// Higher is more selective: the shortest member's length, a little less for larger sets.
 fn quality(set: &Set) -> f64 {
@@ -274,44 +320,7 @@ fn analyze(hir: &Hir) -> Info {
                 }
             }
         }
-        HirKind::Concat(children) => {
-            let mut best = Best::default();
-            let mut run: Option<Set> = Some(vec![Vec::new()]);
-            let mut all_exact = true;
-            for child in children {
-                let info = analyze(child);
-                match info.exact {
-                    Some(exact) => {
-                        // Every prefix of the run is required too: offer it before it branches.
-                        if exact.len() > 1 {
-                            best.offer(run.clone().and_then(normalize));
-                        }
-                        match run.as_ref().and_then(|r| cross(r, &exact)) {
-                            Some(joined) => run = Some(joined),
-                            None => {
-                                all_exact = false;
-                                best.offer(run.take().and_then(normalize));
-                                run = Some(exact);
-                            }
-                        }
-                    }
-                    None => {
-                        all_exact = false;
-                        best.offer(run.take().and_then(normalize));
-                        best.offer(info.required);
-                        best.offer(info.small);
-                        run = Some(vec![Vec::new()]);
-                    }
-                }
-            }
-            let exact = if all_exact { run.clone() } else { None };
-            best.offer(run.and_then(normalize));
-            Info {
-                exact,
-                required: best.any,
-                small: best.small,
-            }
-        }
+        HirKind::Concat(children) => concat(children, &mut Best::default()),
         HirKind::Alternation(children) => {
             let infos: Vec<Info> = children.iter().map(analyze).collect();
             let exact = infos
@@ -341,9 +350,84 @@ fn analyze(hir: &Hir) -> Info {
     }
 }
 
+/// A concatenation: runs of exact parts joined into literals, each run and each inexact part's
+/// required set offered to `best`. Every set offered here is required of every match.
+fn concat(children: &[Hir], best: &mut Best) -> Info {
+    let mut run: Option<Set> = Some(vec![Vec::new()]);
+    let mut all_exact = true;
+    for child in children {
+        let info = analyze(child);
+        match info.exact {
+            Some(exact) => {
+                // Every prefix of the run is required too: offer it before it branches.
+                if exact.len() > 1 {
+                    best.offer(run.clone().and_then(normalize));
+                }
+                match run.as_ref().and_then(|r| cross(r, &exact)) {
+                    Some(joined) => run = Some(joined),
+                    None => {
+                        all_exact = false;
+                        best.offer(run.take().and_then(normalize));
+                        run = Some(exact);
+                    }
+                }
+            }
+            None => {
+                all_exact = false;
+                best.offer(run.take().and_then(normalize));
+                best.offer(info.required);
+                best.offer(info.small);
+                run = Some(vec![Vec::new()]);
+            }
+        }
+    }
+    let exact = if all_exact { run.clone() } else { None };
+    best.offer(run.and_then(normalize));
+    Info {
+        exact,
+        required: best.any.take(),
+        small: best.small.take(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn also(pattern: &str) -> Vec<Vec<String>> {
+        let hir = regex_syntax::parse(pattern).unwrap();
+        let primary = required_literals(&hir).unwrap();
+        also_required(&hir, &primary)
+            .into_iter()
+            .map(|set| {
+                set.into_iter()
+                    .map(|l| String::from_utf8(l).unwrap())
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn further_required_sets_come_from_the_top_level_parts() {
+        assert_eq!(
+            also(r"NVRM: Xid \(PCI:(?P<pci>[0-9a-f:.]+)\): (?P<xid>79),"),
+            vec![vec!["): 79,".to_string()]]
+        );
+        assert_eq!(
+            also(r"(?i)Xid (?P<xid>13|31|43) on \S+ fallen off"),
+            vec![vec![
+                "xid 13 on ".to_string(),
+                "xid 31 on ".to_string(),
+                "xid 43 on ".to_string()
+            ]],
+            "the required set is ` fallen off`; `xid ` is implied by the set chosen"
+        );
+        // Nothing beyond the required set: one literal, or an alternation at the top.
+        assert!(also("fallen off the bus").is_empty());
+        assert!(also("fallen off the bus|Xid 79 detected").is_empty());
+        // An optional part is not required.
+        assert!(also(r"GPU has fallen off the bus(?:\. pid=\d+)?").is_empty());
+    }
 
     fn check(pattern: &str, expect: &[&str]) {
         let hir = regex_syntax::parse(pattern).unwrap();

@@ -563,12 +563,33 @@ fn candidates(
                 }
             }
         });
+        rule_out_by_other_literals(engine, &buf[line_start..line_end], &mut candidate.sigs);
         if !candidate.sigs.is_empty() || candidate.error_word {
             out.push(candidate);
         }
         pos = line_end;
     }
     out
+}
+
+/// Drops the candidates a literal of theirs rules out: a signature whose pattern has further
+/// required literal sets (see `literal::also_required`) can only match a line that holds one
+/// literal of each. A family of patterns sharing one literal then costs a few byte searches
+/// instead of building and running a regex set over all of them.
+fn rule_out_by_other_literals(engine: &Engine, line: &[u8], sigs: &mut Vec<u32>) {
+    if sigs
+        .iter()
+        .all(|&s| engine.sigs[s as usize].also.is_empty())
+    {
+        return;
+    }
+    let lower = line.to_ascii_lowercase();
+    sigs.retain(|&s| {
+        engine.sigs[s as usize].also.iter().all(|set| {
+            set.iter()
+                .any(|literal| memchr::memmem::find(&lower, literal).is_some())
+        })
+    });
 }
 
 /// What one candidate line holds, worked out without touching the scanner's state (so that it

@@ -207,3 +207,37 @@ fn a_bad_pattern_is_skipped_and_the_rest_work() {
     let ids: Vec<&str> = report.causes.iter().map(|c| c.runbook.as_str()).collect();
     assert_eq!(ids, ["fallen", "broken"]);
 }
+
+/// A family of signatures that share their required literal and differ in another: each line
+/// finds exactly the members whose regex matches it, as if every regex had been tried (the other
+/// literals only rule out members that cannot match), in any case of the text.
+#[test]
+fn a_family_sharing_a_literal_finds_exactly_its_matching_members() {
+    let mut signatures = String::new();
+    for xid in [13, 31, 43, 48, 61, 62, 63, 64, 74, 79, 92, 94, 95] {
+        signatures.push_str(&format!(
+            "  - id: xid-{xid}\n    pattern: 'NVRM: Xid \\(PCI:(?P<pci>[0-9a-f:.]+)\\): {xid}, pid='\n"
+        ));
+    }
+    signatures.push_str(
+        "  - id: xid-any\n    pattern: 'NVRM: Xid \\(PCI:(?P<pci>[0-9a-f:.]+)\\): \\d+, pid'\n",
+    );
+    let runbooks = vec![runbook("xid", "high", &signatures)];
+    let matcher = Matcher::new(&runbooks, &[], &PatternCache::default());
+    let log = "[ 1.0] NVRM: Xid (PCI:0000:3b:00): 79, pid=1862, name=python3\n\
+               [ 2.0] nvrm: xid (pci:0000:3b:00): 13, PID=1\n\
+               [ 3.0] NVRM: Xid (PCI:0000:5e:00): 94, pid=7\n";
+    let report = matcher.match_bytes(log.as_bytes(), None);
+    let mut found: Vec<(u64, String)> = report
+        .causes
+        .iter()
+        .flat_map(|c| c.hits.iter().map(|h| (h.line, h.signature.clone())))
+        .collect();
+    found.sort();
+    let expected: Vec<(u64, String)> =
+        [(1, "xid-79"), (1, "xid-any"), (3, "xid-94"), (3, "xid-any")]
+            .iter()
+            .map(|(l, s)| (*l, s.to_string()))
+            .collect();
+    assert_eq!(found, expected);
+}
