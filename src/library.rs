@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::doc::{Diagnostic, Incident, Runbook};
+use crate::doc::{Diagnostic, Incident, Runbook, Stack};
 use crate::signature::{Matcher, PatternCache};
 
 /// Documents larger than this are refused (a runbook is a page of text, not a log dump).
@@ -28,6 +28,8 @@ pub struct Library {
     pub root: PathBuf,
     pub runbooks: Vec<Runbook>,
     pub incidents: Vec<Incident>,
+    /// `stacks/*.md`: the combinations a team tested, with verdicts.
+    pub stacks: Vec<Stack>,
     pub diagnostics: Vec<Diagnostic>,
     /// What each file parsed to, by path relative to the root, so that a reload re-reads only
     /// the files that changed.
@@ -82,6 +84,9 @@ impl Identity {
 /// The folders of a root and what they hold.
 pub const RUNBOOKS: &str = "runbooks";
 pub const INCIDENTS: &str = "incidents";
+pub const STACKS: &str = "stacks";
+/// Every folder of documents, in the order they are read.
+pub const DOCUMENT_FOLDERS: [&str; 3] = [RUNBOOKS, INCIDENTS, STACKS];
 /// Caches only: deletable at any time.
 pub const CACHE_DIR: &str = ".lore";
 const PATTERN_CACHE: &str = "patterns.cache";
@@ -131,6 +136,11 @@ impl Library {
                     .iter()
                     .map(|i| (i.path.as_path(), Document::Incident(i.clone()))),
             )
+            .chain(
+                self.stacks
+                    .iter()
+                    .map(|s| (s.path.as_path(), Document::Stack(s.clone()))),
+            )
             .collect();
         self.files
             .iter()
@@ -163,7 +173,7 @@ impl Library {
         })?;
         let mut diagnostics = Vec::new();
         let mut listed: Vec<(String, Identity)> = Vec::new();
-        for folder in [RUNBOOKS, INCIDENTS] {
+        for folder in DOCUMENT_FOLDERS {
             match list_folder(root, folder) {
                 Ok(paths) => {
                     for path in paths {
@@ -209,7 +219,7 @@ impl Library {
         .collect();
         let read = fresh.len();
         let mut files = HashMap::with_capacity(listed.len());
-        let (mut runbooks, mut incidents) = (Vec::new(), Vec::new());
+        let (mut runbooks, mut incidents, mut stacks) = (Vec::new(), Vec::new(), Vec::new());
         for (rel, _) in listed {
             let Some(parsed) = fresh.remove(&rel).or_else(|| previous.remove(&rel)) else {
                 continue;
@@ -220,6 +230,7 @@ impl Library {
             match parsed.document {
                 Some(Document::Runbook(r)) => runbooks.push(r),
                 Some(Document::Incident(i)) => incidents.push(i),
+                Some(Document::Stack(s)) => stacks.push(s),
                 None => {}
             }
             files.insert(
@@ -233,9 +244,52 @@ impl Library {
             );
         }
         let mut library = Library::from_documents(root, runbooks, incidents, diagnostics);
+        library.add_stacks(stacks);
         library.files = files;
         library.read = read;
         Ok(library)
+    }
+
+    /// Adds stacks: duplicate ids are reported and left out, and evidence that names an incident
+    /// must name one of this library's.
+    pub fn add_stacks(&mut self, mut stacks: Vec<Stack>) {
+        let mut seen: HashMap<String, PathBuf> = HashMap::new();
+        stacks.retain(|s| match seen.get(&s.id) {
+            Some(first) => {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        &s.path,
+                        s.key_lines["id"],
+                        format!("stack id `{}` is already used", s.id),
+                    )
+                    .with_hint(format!("by {}", first.display())),
+                );
+                false
+            }
+            None => {
+                seen.insert(s.id.clone(), s.path.clone());
+                true
+            }
+        });
+        for stack in &stacks {
+            for id in stack.incident_evidence() {
+                if self.incident(id).is_none() {
+                    self.diagnostics.push(
+                        Diagnostic::error(
+                            &stack.path,
+                            stack.key_lines["evidence"],
+                            format!("evidence `{id}` names no incident"),
+                        )
+                        .with_hint(suggest(id, self.incidents.iter().map(|i| &i.id))),
+                    );
+                }
+            }
+        }
+        self.stacks = stacks;
+    }
+
+    pub fn stack(&self, id: &str) -> Option<&Stack> {
+        self.stacks.iter().find(|s| s.id == id)
     }
 
     /// How many files the last load or reload read and parsed (the others were kept as they were).
@@ -319,6 +373,7 @@ impl Library {
             root: root.to_path_buf(),
             runbooks,
             incidents,
+            stacks: Vec::new(),
             diagnostics,
             files: HashMap::new(),
             read: 0,
@@ -507,6 +562,7 @@ pub fn stamp(root: &Path, rel: &str) -> Option<FileStamp> {
 pub enum Document {
     Runbook(Runbook),
     Incident(Incident),
+    Stack(Stack),
 }
 
 /// `.lore/documents.cache`: what each file parsed to, for this build of lore only.
@@ -535,6 +591,7 @@ struct ParsedRef<'a> {
 enum DocumentRef<'a> {
     Runbook(&'a Runbook),
     Incident(&'a Incident),
+    Stack(&'a Stack),
 }
 
 impl DocumentCache {
@@ -568,6 +625,13 @@ impl DocumentCache {
                     .filter(|i| i.extra.is_empty())
                     .map(|i| (i.path.as_path(), DocumentRef::Incident(i))),
             )
+            .chain(
+                library
+                    .stacks
+                    .iter()
+                    .filter(|s| s.extra.is_empty())
+                    .map(|s| (s.path.as_path(), DocumentRef::Stack(s))),
+            )
             .collect();
         let files = library
             .files
@@ -576,6 +640,7 @@ impl DocumentCache {
                 let document = documents.get(Path::new(rel.as_str())).map(|d| match d {
                     DocumentRef::Runbook(r) => DocumentRef::Runbook(r),
                     DocumentRef::Incident(i) => DocumentRef::Incident(i),
+                    DocumentRef::Stack(s) => DocumentRef::Stack(s),
                 });
                 // A document left out (duplicate id, unknown keys) is parsed again next time.
                 if kept.had_document && document.is_none() {
@@ -617,6 +682,9 @@ fn read_document(root: &Path, rel: &str) -> (Option<Document>, Vec<Diagnostic>, 
     if rel.starts_with(&format!("{INCIDENTS}/")) {
         let (incident, problems) = Incident::parse(&rel_path, &text);
         (incident.map(Document::Incident), problems, etag)
+    } else if rel.starts_with(&format!("{STACKS}/")) {
+        let (stack, problems) = Stack::parse(&rel_path, &text);
+        (stack.map(Document::Stack), problems, etag)
     } else {
         let (runbook, problems) = Runbook::parse(&rel_path, &text);
         (runbook.map(Document::Runbook), problems, etag)
@@ -696,6 +764,62 @@ mod tests {
         same(&first, &again);
         let cached = Library::load(root.path()).expect("load");
         same(&first, &cached);
+    }
+
+    #[test]
+    fn stacks_are_loaded_and_their_evidence_must_exist() {
+        let root = shipped_copy();
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+        fs::create_dir_all(root.path().join(STACKS)).unwrap();
+        for entry in fs::read_dir(repo.join(STACKS)).unwrap().flatten() {
+            fs::copy(
+                entry.path(),
+                root.path().join(STACKS).join(entry.file_name()),
+            )
+            .unwrap();
+        }
+        let shipped = Library::load(root.path()).expect("load");
+        assert!(shipped.stacks.len() >= 4, "{}", shipped.stacks.len());
+        assert!(
+            !shipped
+                .diagnostics
+                .iter()
+                .any(|d| d.path.starts_with(STACKS)),
+            "{:?}",
+            shipped.diagnostics
+        );
+        let bad = shipped.stack("rocky92-535-a100-ib").expect("shipped");
+        assert_eq!(bad.verdict, crate::doc::Verdict::Bad);
+        assert_eq!(bad.get("driver"), Some("535.129.03"));
+        let text = "---\ntitle: t\nverdict: good\nevidence: [2099-01-01-no-such-incident]\ntested:\n  driver: \"550.54.15\"\n---\n## Result\n";
+        fs::write(root.path().join("stacks/zz-one.md"), text).unwrap();
+        fs::write(
+            root.path().join("stacks/zz-two.md"),
+            format!("---\nid: zz-one\n{}", &text[4..]),
+        )
+        .unwrap();
+        let broken = Library::load(root.path()).expect("load");
+        let messages: Vec<&str> = broken
+            .diagnostics
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        assert!(
+            messages.contains(&"evidence `2099-01-01-no-such-incident` names no incident"),
+            "{messages:?}"
+        );
+        assert!(
+            messages.contains(&"stack id `zz-one` is already used"),
+            "{messages:?}"
+        );
+        // From the cache, the same.
+        let again = Library::load(root.path()).expect("load");
+        assert_eq!(again.files_read(), 1, "only the duplicate is read again");
+        assert_eq!(again.diagnostics, broken.diagnostics);
+        assert_eq!(
+            format!("{:?}", again.stacks),
+            format!("{:?}", broken.stacks)
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::time::Duration;
 use notify::event::ModifyKind;
 use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher as _};
 
-use crate::library::{CACHE_DIR, INCIDENTS, RUNBOOKS};
+use crate::library::{CACHE_DIR, DOCUMENT_FOLDERS, RUNBOOKS};
 
 /// Quiet time after the last event before the callback runs.
 pub const DEBOUNCE: Duration = Duration::from_millis(120);
@@ -56,7 +56,7 @@ impl Watcher {
             })?;
         // The root itself too, so a folder created later (or replaced by a checkout) is noticed.
         watcher.watch(root, RecursiveMode::NonRecursive)?;
-        for folder in [RUNBOOKS, INCIDENTS] {
+        for folder in DOCUMENT_FOLDERS {
             let dir = root.join(folder);
             if dir.is_dir() {
                 watcher.watch(&dir, RecursiveMode::NonRecursive)?;
@@ -117,12 +117,12 @@ fn classify(root: &Path, paths: &[PathBuf]) -> Change {
             .collect();
         match parts.as_slice() {
             [folder, name]
-                if (folder == RUNBOOKS || folder == INCIDENTS) && name.ends_with(".md") =>
+                if DOCUMENT_FOLDERS.contains(&folder.as_str()) && name.ends_with(".md") =>
             {
                 change.files.push(format!("{folder}/{name}"));
             }
             // The folders themselves: created, removed, replaced by a checkout.
-            [name] if name == RUNBOOKS || name == INCIDENTS => change.full = true,
+            [name] if DOCUMENT_FOLDERS.contains(&name.as_str()) => change.full = true,
             // Other files at the root (README.md) are not documents.
             [_] => {}
             _ => change.full = true,
@@ -140,7 +140,7 @@ fn relevant(path: &Path) -> bool {
     if name.starts_with('.') || name.ends_with('~') {
         return false;
     }
-    name.ends_with(".md") || name == RUNBOOKS || name == INCIDENTS
+    name.ends_with(".md") || DOCUMENT_FOLDERS.contains(&name)
 }
 
 #[cfg(test)]

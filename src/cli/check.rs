@@ -24,6 +24,7 @@ struct Summary<'a> {
     ok: bool,
     runbooks: usize,
     incidents: usize,
+    stacks: usize,
     signatures: usize,
     errors: usize,
     warnings: usize,
@@ -41,6 +42,7 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
         ok: errors == 0,
         runbooks: library.runbooks.len(),
         incidents: library.incidents.len(),
+        stacks: library.stacks.len(),
         signatures: library.runbooks.iter().map(|r| r.signatures.len()).sum(),
         errors,
         warnings: problems.len() - errors,
@@ -71,10 +73,11 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
             }
             writeln!(
                 out,
-                "{} runbooks, {} signatures, {} incident(s): {} error(s), {} warning(s)",
+                "{} runbooks, {} signatures, {} incident(s), {} stack(s): {} error(s), {} warning(s)",
                 summary.runbooks,
                 summary.signatures,
                 summary.incidents,
+                summary.stacks,
                 summary.errors,
                 summary.warnings
             )?;

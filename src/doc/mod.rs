@@ -1,4 +1,4 @@
-//! Documents of a library: runbooks and incidents, parsed from Markdown with YAML front matter.
+//! Documents of a library: runbooks, incidents and stacks, parsed from Markdown with YAML front matter.
 //!
 //! Everything here takes `&str` and returns values; reading files is `library`'s job. Parsing never
 //! panics and never stops at the first problem: each problem becomes a [`Diagnostic`] with the line it
@@ -8,9 +8,11 @@ mod frontmatter;
 pub mod incident;
 pub mod markdown;
 pub mod runbook;
+pub mod stack;
 
 pub use incident::{ActionItem, Incident, IncidentSeverity, IncidentStatus};
 pub use runbook::{Example, Runbook, Severity, SignatureSpec};
+pub use stack::{Stack, Verdict};
 
 use std::fmt;
 use std::path::PathBuf;

@@ -8,7 +8,7 @@ fn a_good_library_passes() {
     let out = root.lore(&["check"], b"");
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     assert!(
-        stdout(&out).contains("2 runbooks, 4 signatures, 0 incident(s): 0 error(s)"),
+        stdout(&out).contains("2 runbooks, 4 signatures, 0 incident(s), 0 stack(s): 0 error(s)"),
         "{}",
         stdout(&out)
     );
