@@ -86,6 +86,10 @@ impl Kind for Incident {
     const NOUN: &'static str = "incident";
 }
 
+impl Kind for crate::doc::Stack {
+    const NOUN: &'static str = "stack";
+}
+
 /// A document id from the path (`/runbooks/{id}`, `/api/incidents/{id}`...). Ids are file names
 /// and URL segments: anything else (`..`, `%2F`, upper case) is simply not there, 404.
 pub struct Id<K, E> {

@@ -9,6 +9,7 @@ mod form;
 mod guard;
 mod learn;
 mod pages;
+mod stacks;
 mod state;
 mod stats;
 mod views;
@@ -52,6 +53,8 @@ pub fn router(state: AppState) -> Router {
         .route("/runbooks", get(api::runbooks))
         .route("/runbooks/{id}", get(api::runbook))
         .route("/runbooks/{id}/signatures", post(learn::api_learn))
+        .route("/stacks", get(stacks::api_list))
+        .route("/stacks/{id}", get(stacks::api_one))
         .route("/incidents", get(api::incidents).post(write::api_create))
         .route("/incidents/{id}", get(api::incident).put(write::api_update))
         .route("/preview", post(write::preview))
@@ -73,6 +76,8 @@ pub fn router(state: AppState) -> Router {
         .route("/incidents/{id}/edit", get(write::edit_form))
         .route("/stats", get(stats::page))
         .route("/tags/{tag}", get(pages::tag))
+        .route("/stacks", get(stacks::page_list))
+        .route("/stacks/{id}", get(stacks::page))
         .route("/healthz", get(api::healthz))
         .route("/static/{name}", get(assets::serve))
         .nest("/api", api)

@@ -208,6 +208,48 @@ pub struct MatchPage {
 }
 
 #[derive(Template)]
+#[template(path = "stacks.html")]
+pub struct StacksPage {
+    pub layout: Layout,
+    pub rows: Vec<StackRow>,
+    /// `(field, label)` of each column: the fields any stack has.
+    pub columns: Vec<(String, String)>,
+    /// `(field, label, values)` to narrow the list by.
+    pub filters: Vec<(String, String, Vec<TagCount>)>,
+    pub filtered: bool,
+    pub total: usize,
+}
+
+pub struct StackRow {
+    pub id: String,
+    pub title: String,
+    pub verdict: String,
+    pub tested_at: String,
+    /// One per column; empty when the stack does not name that field.
+    pub cells: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "stack.html")]
+pub struct StackPage {
+    pub layout: Layout,
+    pub id: String,
+    pub title: String,
+    pub verdict: String,
+    pub tested_at: String,
+    pub tested_by: String,
+    pub workload: String,
+    pub scope: String,
+    /// `(href, label)`: an incident's page and title, or a link.
+    pub evidence: Vec<(String, String)>,
+    /// `(field, label, value)`.
+    pub tested: Vec<(String, String, String)>,
+    pub extends_to: Vec<(String, String, String)>,
+    pub body_html: String,
+    pub path: String,
+}
+
+#[derive(Template)]
 #[template(path = "runbooks.html")]
 pub struct RunbooksPage {
     pub layout: Layout,

@@ -421,6 +421,16 @@ fn a_person_teaches_lore_a_new_wording() {
     );
     assert!(captures.to_string().contains("pid=4411"), "{captures}");
     browser.screenshot("teach-matched");
+
+    // The stacks a team tested: bad first, the evidence one click away.
+    browser.go(&format!("{url}/stacks"));
+    let first = browser.text(&browser.wait("table.stacks tbody tr .verdict"));
+    assert_eq!(first.to_lowercase(), "bad");
+    browser.screenshot("stacks");
+    browser.click(&browser.wait("table.stacks tbody tr a.row-title"));
+    let evidence = browser.text(&browser.wait("dl.facts"));
+    assert!(evidence.contains("Rocky 9.2"), "{evidence}");
+    browser.screenshot("stack");
     let text =
         std::fs::read_to_string(library.path().join("runbooks/gpu-hang-timeout.md")).unwrap();
     assert!(

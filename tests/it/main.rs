@@ -10,6 +10,7 @@ mod postmortem;
 mod reload;
 mod repository;
 mod search;
+mod stacks;
 mod support;
 mod watch;
 mod web;

@@ -204,7 +204,7 @@ pub fn urlencode(text: &str) -> String {
 /// A copy of the repository's own library in a temp dir, for tests that write into it.
 pub fn library_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for folder in ["runbooks", "incidents"] {
+    for folder in lore::library::DOCUMENT_FOLDERS {
         std::fs::create_dir_all(dir.path().join(folder)).unwrap();
         for entry in std::fs::read_dir(repo_root().join(folder))
             .unwrap()

@@ -1,0 +1,226 @@
+//! The stacks a team tested: `/stacks` (a matrix of every stack by its fields, each row coloured
+//! by its verdict, filterable by GPU, driver and framework), `/stacks/{id}`, and their JSON.
+
+use axum::Json;
+use axum::extract::{Query, State};
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+
+use super::error::{ApiError, PageError};
+use super::extract::Id;
+use super::state::AppState;
+use super::views::{Layout, StackPage, StackRow, StacksPage, TagCount, render};
+use crate::doc::Stack;
+use crate::doc::markdown::to_html;
+use crate::doc::stack::FIELDS;
+
+/// The fields a list can be narrowed by.
+const FILTERS: [&str; 3] = ["gpu", "driver", "framework"];
+
+#[derive(Deserialize, Default)]
+pub struct StackParams {
+    gpu: Option<String>,
+    driver: Option<String>,
+    framework: Option<String>,
+}
+
+impl StackParams {
+    fn get(&self, field: &str) -> Option<&str> {
+        match field {
+            "gpu" => self.gpu.as_deref(),
+            "driver" => self.driver.as_deref(),
+            "framework" => self.framework.as_deref(),
+            _ => None,
+        }
+        .filter(|v| !v.is_empty())
+    }
+
+    fn keeps(&self, stack: &Stack) -> bool {
+        FILTERS
+            .iter()
+            .all(|f| self.get(f).is_none_or(|want| stack.get(f) == Some(want)))
+    }
+}
+
+fn label(field: &str) -> &'static str {
+    FIELDS
+        .iter()
+        .find(|(k, _, _)| *k == field)
+        .map_or("", |(_, _, label)| label)
+}
+
+/// Stacks in the order a reader wants them: bad first (what to avoid), then degraded, then good;
+/// newest test first within each.
+fn ordered(stacks: &[Stack]) -> Vec<&Stack> {
+    let mut list: Vec<&Stack> = stacks.iter().collect();
+    list.sort_by(|a, b| {
+        b.verdict
+            .cmp(&a.verdict)
+            .then_with(|| b.tested_at.cmp(&a.tested_at))
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    list
+}
+
+pub async fn page_list(
+    State(state): State<AppState>,
+    Query(params): Query<StackParams>,
+) -> Response {
+    let snapshot = state.snapshot();
+    let stacks = &snapshot.library.stacks;
+    // Columns: the fields any stack has, in the vocabulary's order.
+    let columns: Vec<(String, String)> = FIELDS
+        .iter()
+        .filter(|(k, _, _)| stacks.iter().any(|s| s.get(k).is_some()))
+        .map(|(k, _, label)| (k.to_string(), label.to_string()))
+        .collect();
+    let filters: Vec<(String, String, Vec<TagCount>)> = FILTERS
+        .iter()
+        .map(|f| {
+            let mut values: Vec<TagCount> = Vec::new();
+            for value in stacks.iter().filter_map(|s| s.get(f)) {
+                match values.iter_mut().find(|v| v.tag == value) {
+                    Some(v) => v.count += 1,
+                    None => values.push(TagCount {
+                        tag: value.to_string(),
+                        count: 1,
+                        selected: params.get(f) == Some(value),
+                    }),
+                }
+            }
+            values.sort_by(|a, b| a.tag.cmp(&b.tag));
+            (f.to_string(), label(f).to_string(), values)
+        })
+        .filter(|(_, _, values)| !values.is_empty())
+        .collect();
+    let rows = ordered(stacks)
+        .into_iter()
+        .filter(|s| params.keeps(s))
+        .map(|s| StackRow {
+            id: s.id.clone(),
+            title: s.title.clone(),
+            verdict: s.verdict.as_str().to_string(),
+            tested_at: s.tested_at.map(|d| d.to_string()).unwrap_or_default(),
+            cells: columns
+                .iter()
+                .map(|(k, _)| s.get(k).unwrap_or("").to_string())
+                .collect(),
+        })
+        .collect();
+    let mut layout = Layout::new("Stacks", "stacks");
+    layout.read_only = state.read_only;
+    render(&StacksPage {
+        layout,
+        rows,
+        columns,
+        filters,
+        filtered: FILTERS.iter().any(|f| params.get(f).is_some()),
+        total: stacks.len(),
+    })
+}
+
+pub async fn page(
+    State(state): State<AppState>,
+    id: Id<Stack, PageError>,
+) -> Result<Response, PageError> {
+    let snapshot = state.snapshot();
+    let stack = snapshot
+        .library
+        .stack(id.as_str())
+        .ok_or_else(|| id.not_found())?;
+    let fields = |list: &[(String, String)]| -> Vec<(String, String, String)> {
+        list.iter()
+            .map(|(k, v)| (k.clone(), label(k).to_string(), v.clone()))
+            .collect()
+    };
+    let mut layout = Layout::new(stack.title.clone(), "stacks");
+    layout.read_only = state.read_only;
+    Ok(render(&StackPage {
+        layout,
+        id: stack.id.clone(),
+        title: stack.title.clone(),
+        verdict: stack.verdict.as_str().to_string(),
+        tested_at: stack.tested_at.map(|d| d.to_string()).unwrap_or_default(),
+        tested_by: stack.tested_by.join(", "),
+        workload: stack.workload.clone(),
+        scope: stack.scope.clone(),
+        evidence: stack
+            .evidence
+            .iter()
+            .map(|e| {
+                if e.contains("://") {
+                    (e.clone(), e.clone())
+                } else {
+                    let title = snapshot
+                        .library
+                        .incident(e)
+                        .map_or_else(|| e.clone(), |i| i.title.clone());
+                    (format!("/incidents/{e}"), title)
+                }
+            })
+            .collect(),
+        tested: fields(&stack.tested),
+        extends_to: fields(&stack.extends_to),
+        body_html: to_html(&stack.body),
+        path: stack.path.display().to_string(),
+    }))
+}
+
+fn json(stack: &Stack, with_body: bool) -> serde_json::Value {
+    let object = |list: &[(String, String)]| -> serde_json::Map<String, serde_json::Value> {
+        list.iter()
+            .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+            .collect()
+    };
+    let mut value = serde_json::json!({
+        "id": stack.id,
+        "title": stack.title,
+        "verdict": stack.verdict,
+        "tested_at": stack.tested_at,
+        "tested_by": stack.tested_by,
+        "workload": stack.workload,
+        "scope": stack.scope,
+        "evidence": stack.evidence,
+        "tested": object(&stack.tested),
+        "extends_to": object(&stack.extends_to),
+        "url": format!("/stacks/{}", stack.id),
+        "path": stack.path,
+    });
+    if with_body {
+        value["body"] = serde_json::json!(stack.body);
+    }
+    value
+}
+
+pub async fn api_list(
+    State(state): State<AppState>,
+    Query(params): Query<StackParams>,
+) -> Response {
+    let snapshot = state.snapshot();
+    let list: Vec<serde_json::Value> = ordered(&snapshot.library.stacks)
+        .into_iter()
+        .filter(|s| params.keeps(s))
+        .map(|s| json(s, false))
+        .collect();
+    Json(serde_json::json!({ "stacks": list, "total": list.len() })).into_response()
+}
+
+pub async fn api_one(
+    State(state): State<AppState>,
+    id: Id<Stack, ApiError>,
+) -> Result<Response, ApiError> {
+    let snapshot = state.snapshot();
+    let stack = snapshot
+        .library
+        .stack(id.as_str())
+        .ok_or_else(|| id.not_found())?;
+    let etag = snapshot.library.etag(&stack.path).map(str::to_string);
+    let mut value = json(stack, true);
+    value["etag"] = serde_json::json!(etag);
+    let mut response = Json(value).into_response();
+    if let Some(etag) = etag.and_then(|e| HeaderValue::from_str(&e).ok()) {
+        response.headers_mut().insert(header::ETAG, etag);
+    }
+    Ok(response)
+}

@@ -1,0 +1,121 @@
+//! Stacks: the list (matrix, filters), one stack's page, the JSON, and `lore check` on them.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+
+use lore::web::{AppState, router};
+
+use crate::support::{call, library_copy, lore_in, stdout};
+
+fn get(uri: &str) -> Request<Body> {
+    Request::get(uri).body(Body::empty()).unwrap()
+}
+
+#[tokio::test]
+async fn the_list_page_and_its_filters() {
+    let root = library_copy();
+    let app = router(AppState::load(root.path(), false).unwrap());
+    let reply = call(&app, get("/stacks")).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    for text in [
+        "rocky92-535-a100-ib",
+        "rocky92-525-a100-ib",
+        "verdict-row-bad",
+        "535.129.03",
+        "torch 1.13.1",
+    ] {
+        assert!(reply.body.contains(text), "{text} missing");
+    }
+    // Bad first: what to avoid comes before what works.
+    assert!(
+        reply.body.find("rocky92-535-a100-ib").unwrap()
+            < reply.body.find("rocky92-525-a100-ib").unwrap()
+    );
+    let filtered = call(&app, get("/stacks?driver=525.147.05")).await;
+    assert!(filtered.body.contains("rocky92-525-a100-ib"));
+    assert!(
+        !filtered
+            .body
+            .contains("href=\"/stacks/rocky92-535-a100-ib\"")
+    );
+    let none = call(&app, get("/stacks?gpu=H100")).await;
+    assert!(none.body.contains("No stack matches these filters"));
+}
+
+#[tokio::test]
+async fn one_stack_says_what_ran_and_what_is_only_believed() {
+    let root = library_copy();
+    std::fs::write(
+        root.path().join("stacks/claimed.md"),
+        "---\ntitle: A claim\nverdict: good\ntested:\n  driver: \"550.54.15\"\nextends_to:\n  driver: \"550.x\"\n---\n## Result\nRan.\n<script>alert(1)</script>\n",
+    )
+    .unwrap();
+    let app = router(AppState::load(root.path(), false).unwrap());
+    let page = call(&app, get("/stacks/claimed")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("Believed to extend to"));
+    assert!(page.body.contains("not tested"));
+    assert!(
+        !page.body.contains("<script>alert"),
+        "HTML in Markdown is not run"
+    );
+    let bad = call(&app, get("/stacks/rocky92-535-a100-ib")).await;
+    assert!(
+        bad.body
+            .contains("/incidents/2025-10-20-rocky92-driver535-allreduce-latency")
+    );
+    assert_eq!(
+        call(&app, get("/stacks/no-such")).await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        call(&app, get("/stacks/..%2Fetc")).await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn the_json() {
+    let root = library_copy();
+    let app = router(AppState::load(root.path(), false).unwrap());
+    let list = call(&app, get("/api/stacks?gpu=A100")).await.json();
+    assert!(list["total"].as_u64().unwrap() >= 4, "{list}");
+    assert_eq!(list["stacks"][0]["verdict"], "bad");
+    let one = call(&app, get("/api/stacks/rocky92-525-a100-ib")).await;
+    assert_eq!(one.status, StatusCode::OK);
+    let body = one.json();
+    assert_eq!(body["tested"]["driver"], "525.147.05");
+    assert_eq!(
+        one.headers.get(header::ETAG).unwrap().to_str().unwrap(),
+        body["etag"].as_str().unwrap()
+    );
+    assert!(body["body"].as_str().unwrap().contains("## Result"));
+    let missing = call(&app, get("/api/stacks/nope")).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert!(missing.json()["error"].as_str().unwrap().contains("stack"));
+}
+
+#[test]
+fn lore_check_reads_stacks() {
+    let root = library_copy();
+    let ok = lore_in(root.path(), &["check"], b"");
+    assert!(ok.status.success(), "{}", stdout(&ok));
+    assert!(
+        stdout(&ok).contains(" stack(s): 0 error(s)"),
+        "{}",
+        stdout(&ok)
+    );
+    std::fs::write(
+        root.path().join("stacks/broken.md"),
+        "---\ntitle: t\nverdict: fine\ntested:\n  python: 3.10\n---\n",
+    )
+    .unwrap();
+    let broken = lore_in(root.path(), &["check"], b"");
+    assert_eq!(broken.status.code(), Some(1));
+    let out = stdout(&broken);
+    assert!(
+        out.contains("stacks/broken.md:3: error: unknown verdict `fine`"),
+        "{out}"
+    );
+    assert!(out.contains("`tested.python` is a YAML number"), "{out}");
+}
