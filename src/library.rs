@@ -528,7 +528,7 @@ pub struct FileStamp {
 /// The stamps of every document file under `root`, without reading any of them.
 pub fn stamps(root: &Path) -> std::io::Result<Vec<FileStamp>> {
     let mut out = Vec::new();
-    for folder in [RUNBOOKS, INCIDENTS] {
+    for folder in DOCUMENT_FOLDERS {
         for path in list_folder(root, folder)? {
             let name = path.file_name().unwrap_or_default().to_string_lossy();
             out.extend(stamp(root, &format!("{folder}/{name}")));
@@ -538,11 +538,10 @@ pub fn stamps(root: &Path) -> std::io::Result<Vec<FileStamp>> {
 }
 
 /// The stamp of one document file (`runbooks/x.md`), or `None` if it is not there (or is not a
-/// document: the path must be a `.md` file directly in `runbooks/` or `incidents/`).
+/// document: the path must be a `.md` file directly in one of [`DOCUMENT_FOLDERS`]).
 pub fn stamp(root: &Path, rel: &str) -> Option<FileStamp> {
     let (folder, name) = rel.split_once('/')?;
-    if !(folder == RUNBOOKS || folder == INCIDENTS) || name.contains('/') || !name.ends_with(".md")
-    {
+    if !DOCUMENT_FOLDERS.contains(&folder) || name.contains('/') || !name.ends_with(".md") {
         return None;
     }
     let meta = fs::metadata(root.join(rel)).ok().filter(|m| m.is_file())?;

@@ -1,8 +1,8 @@
-//! What the index holds of a runbook or an incident: one entry for the whole file and one per
+//! What the index holds of a runbook, an incident or a stack: one entry for the whole file and one per
 //! section, in plain text.
 
 use crate::doc::markdown::{Section, plain_text};
-use crate::doc::{Incident, Runbook};
+use crate::doc::{Incident, Runbook, Stack};
 use crate::format::first_chars;
 
 /// A document ready to be indexed.
@@ -77,6 +77,41 @@ impl IndexDoc {
                 .map(|s| s.as_str().to_lowercase())
                 .unwrap_or_default(),
             date: incident.started_at.map(|t| t.to_rfc3339()),
+            body,
+            sections,
+            examples: Vec::new(),
+            extra,
+        }
+    }
+
+    /// A stack: its title, its Result as the summary, and every tested and claimed value, its
+    /// verdict, testers and evidence as searchable words (`535.129.03`, `torch 1.13.1`, `bad`).
+    pub fn from_stack(stack: &Stack) -> IndexDoc {
+        let (body, sections) = plain_text(&stack.body);
+        let summary = sections
+            .iter()
+            .find(|s| s.anchor == "result")
+            .or(sections.first())
+            .map(|s| first_chars(&s.text, 300))
+            .unwrap_or_default();
+        let mut extra = vec![stack.verdict.as_str().to_string()];
+        for (field, value) in stack.tested.iter().chain(&stack.extends_to) {
+            extra.push(format!("{field} {value}"));
+        }
+        extra.extend(stack.tested_by.iter().cloned());
+        extra.extend(stack.evidence.iter().cloned());
+        extra.push(stack.workload.clone());
+        extra.push(stack.scope.clone());
+        IndexDoc {
+            kind: "stack",
+            id: stack.id.clone(),
+            path: stack.path.to_string_lossy().into_owned(),
+            title: stack.title.clone(),
+            aliases: Vec::new(),
+            tags: Vec::new(),
+            summary,
+            severity: String::new(),
+            date: stack.tested_at.map(|d| d.to_string()),
             body,
             sections,
             examples: Vec::new(),

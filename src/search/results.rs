@@ -147,10 +147,10 @@ impl SearchIndex {
             .get_first(f.anchor)
             .and_then(|v| v.as_str())
             .map(str::to_string);
-        let folder = if kind == "incident" {
-            "incidents"
-        } else {
-            "runbooks"
+        let folder = match kind.as_str() {
+            "incident" => "incidents",
+            "stack" => "stacks",
+            _ => "runbooks",
         };
         let url = match &anchor {
             Some(a) => format!("/{folder}/{id}#{a}"),

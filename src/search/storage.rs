@@ -340,8 +340,8 @@ impl SearchIndex {
                     let doc = match doc {
                         Some(Document::Runbook(r)) => Some(IndexDoc::from_runbook(&r)),
                         Some(Document::Incident(i)) => Some(IndexDoc::from_incident(&i)),
-                        // Stacks are not in the search index (yet); `stamps` never lists them.
-                        Some(Document::Stack(_)) | None => None,
+                        Some(Document::Stack(s)) => Some(IndexDoc::from_stack(&s)),
+                        None => None,
                     };
                     if let Some(doc) = doc {
                         self.add(writer, &doc)?;

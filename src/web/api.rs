@@ -53,10 +53,9 @@ pub async fn search(
     }
     let kind = params.kind.filter(|k| !k.is_empty());
     if let Some(k) = &kind
-        && k != "runbook"
-        && k != "incident"
+        && !["runbook", "incident", "stack"].contains(&k.as_str())
     {
-        return Err(WebError::BadRequest("kind is `runbook` or `incident`".into()).into());
+        return Err(WebError::BadRequest("kind is `runbook`, `incident` or `stack`".into()).into());
     }
     let results = run_search(&state, params.q, params.limit.unwrap_or(10), kind).await?;
     Ok(Json(results).into_response())

@@ -119,3 +119,27 @@ fn lore_check_reads_stacks() {
     );
     assert!(out.contains("`tested.python` is a YAML number"), "{out}");
 }
+
+#[tokio::test]
+async fn stacks_are_found_by_their_versions() {
+    let root = library_copy();
+    let app = router(AppState::load(root.path(), false).unwrap());
+    let reply = call(&app, get("/api/search?q=535.129.03&kind=stack")).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    let hits = reply.json();
+    assert_eq!(hits["hits"][0]["id"], "rocky92-535-a100-ib", "{hits}");
+    assert!(
+        hits["hits"][0]["url"]
+            .as_str()
+            .unwrap()
+            .starts_with("/stacks/rocky92-535-a100-ib")
+    );
+    let page = call(&app, get("/search?q=torch+1.13.1+525.147.05")).await;
+    assert!(
+        page.body.contains("/stacks/rocky92-525-a100-ib"),
+        "{}",
+        page.body
+    );
+    let bad_kind = call(&app, get("/api/search?q=x&kind=stacks")).await;
+    assert_eq!(bad_kind.status, StatusCode::BAD_REQUEST);
+}
