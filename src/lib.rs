@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod doc;
+pub mod env;
 pub mod export;
 pub mod format;
 pub mod hash;

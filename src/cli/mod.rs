@@ -2,6 +2,7 @@
 //! a file with its arguments and a `run` that returns the exit code.
 
 mod check;
+mod env;
 mod export;
 mod index;
 mod learn;
@@ -45,6 +46,8 @@ enum Command {
     New(new::Args),
     /// Teach a runbook a new wording: a log line becomes one of its signatures
     Learn(learn::Args),
+    /// Read the versions in a paste (nvidia-smi, collect_env, package lists) and judge them
+    Env(env::Args),
     /// Update the search index (only changed files), or rebuild it
     Index(index::Args),
     /// Export the signatures for node-problem-detector, Loki or Sigma
@@ -64,6 +67,7 @@ pub fn main() -> ExitCode {
         Command::Search(args) => search::run(&root, args),
         Command::New(args) => new::run(&root, args),
         Command::Learn(args) => learn::run(&root, args),
+        Command::Env(args) => env::run(&root, args),
         Command::Index(args) => index::run(&root, args),
         Command::Export(args) => export::run(&root, args),
         Command::Watch(args) => watch::run(&root, args),

@@ -143,3 +143,53 @@ async fn stacks_are_found_by_their_versions() {
     let bad_kind = call(&app, get("/api/search?q=x&kind=stacks")).await;
     assert_eq!(bad_kind.status, StatusCode::BAD_REQUEST);
 }
+
+/// `lore env` on the operator's outage: the half-finished upgrade is a violation, and a paste of
+/// the bad 535 stack is recognised as exactly that stack.
+#[test]
+fn lore_env_judges_a_paste() {
+    let root = library_copy();
+    let outage = "[ 4216.350214] NVRM: API mismatch: the client has the version 535.104.05, but this kernel module has the version 535.86.01.\n";
+    let out = lore_in(root.path(), &["env", "--json"], outage.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["verdict"], "violation");
+    assert_eq!(report["fingerprint"]["driver"]["value"], "535.104.05");
+    assert_eq!(report["fingerprint"]["kernel_module"]["value"], "535.86.01");
+    assert_eq!(report["fingerprint"]["kernel_module"]["line"], 1);
+    assert_eq!(report["findings"][0]["rule"], "driver-equals-kernel-module");
+
+    let bad_stack = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03  Thu Oct 19 18:56:32 UTC 2023\n\
+PRETTY_NAME=\"Rocky Linux 9.2 (Blue Onyx)\"\n\
+Linux gpu-a100-23 5.14.0-284.11.1.el9_2.x86_64 #1 SMP PREEMPT_DYNAMIC x86_64 GNU/Linux\n\
+| NVIDIA-SMI 535.129.03   Driver Version: 535.129.03   CUDA Version: 12.2     |\n\
+|   0  NVIDIA A100-SXM4-80GB  On   | 00000000:07:00.0 Off |    0 |\n\
+torch 1.13.1\nCUDA used to build PyTorch: 11.7\nnvidia-nccl-cu11 2.14.3\n";
+    let out = lore_in(root.path(), &["env", "--json"], bad_stack.as_bytes());
+    assert_eq!(out.status.code(), Some(1), "a stack recorded bad fails");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["stacks"][0]["id"], "rocky92-535-a100-ib");
+    assert_eq!(report["stacks"][0]["match"], "exact");
+    assert_eq!(report["fingerprint"]["driver_cuda"]["value"], "12.2");
+    assert!(report["fingerprint"].get("cuda_toolkit").is_none());
+
+    let good = bad_stack.replace("535.129.03", "525.147.05");
+    let out = lore_in(root.path(), &["env"], good.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(stdout(&out).contains("exact"), "{}", stdout(&out));
+    let strict = lore_in(
+        root.path(),
+        &["env", "--strict"],
+        b"Driver Version: 580.95.05\n",
+    );
+    assert_eq!(strict.status.code(), Some(1), "untested under --strict");
+    let empty = lore_in(root.path(), &["env", "--json"], b"hello\n");
+    let report: serde_json::Value = serde_json::from_slice(&empty.stdout).unwrap();
+    assert_eq!(report["verdict"], "unknown");
+    assert!(
+        report["findings"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("nvidia-smi")
+    );
+}

@@ -1,0 +1,151 @@
+//! `lore env`: the versions a paste shows, what the known rules say about them, and the recorded
+//! stacks it is or is nearest to.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+
+use super::output::{self, Style};
+use crate::env::{self, Assessment, Level};
+use crate::library::Library;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The paste (nvidia-smi, /proc/driver/nvidia/version, collect_env, pip list, dpkg -l...);
+    /// `-` or nothing for standard input
+    file: Option<PathBuf>,
+    /// Print the result as JSON
+    #[arg(long)]
+    json: bool,
+    /// Also exit 1 when no recorded stack is exactly this one
+    #[arg(long)]
+    strict: bool,
+}
+
+/// Pastes larger than this are refused: an environment is a few pages of text.
+const MAX_PASTE: u64 = 32 << 20;
+
+pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
+    let library = Library::load(root)?;
+    let mut bytes = Vec::new();
+    match args.file.as_deref() {
+        None => {
+            std::io::stdin()
+                .take(MAX_PASTE)
+                .read_to_end(&mut bytes)
+                .context("reading standard input")?;
+        }
+        Some(p) if p == Path::new("-") => {
+            std::io::stdin()
+                .take(MAX_PASTE)
+                .read_to_end(&mut bytes)
+                .context("reading standard input")?;
+        }
+        Some(path) => {
+            std::fs::File::open(path)
+                .and_then(|f| f.take(MAX_PASTE).read_to_end(&mut bytes))
+                .with_context(|| format!("reading {}", path.display()))?;
+        }
+    }
+    let fingerprint = env::fingerprint::of(&bytes);
+    let assessment = env::assess(
+        &fingerprint,
+        &library.stacks,
+        chrono::Local::now().date_naive(),
+    );
+    output::print(|out| {
+        if args.json {
+            serde_json::to_writer(&mut *out, &assessment)?;
+            writeln!(out)
+        } else {
+            print_human(out, &assessment, Style::for_stdout())
+        }
+    })?;
+    let failed = assessment.is_bad() || (args.strict && assessment.is_untested());
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn print_human(out: &mut impl Write, a: &Assessment, style: Style) -> std::io::Result<()> {
+    let verdict = match a.verdict {
+        Level::Violation => style.error("violation"),
+        Level::Risk => style.warning("risk"),
+        Level::Ok => style.bold("ok"),
+        Level::Unknown => style.dim("unknown"),
+    };
+    writeln!(out, "{} {verdict}", style.bold("Environment:"))?;
+    if a.fingerprint.is_empty() {
+        writeln!(
+            out,
+            "   no versions found: paste nvidia-smi, /proc/driver/nvidia/version, uname -a, /etc/os-release, nvcc --version, python -m torch.utils.collect_env or pip list"
+        )?;
+    }
+    for (field, f) in &a.fingerprint {
+        writeln!(
+            out,
+            "   {field:<16} {:<28} {}",
+            f.value,
+            style.dim(&format!("line {} ({})", f.line, f.source))
+        )?;
+    }
+    for c in &a.conflicts {
+        let values: Vec<String> = c
+            .values
+            .iter()
+            .map(|v| format!("{} (line {}, {})", v.value, v.line, v.source))
+            .collect();
+        writeln!(
+            out,
+            "   {} {}: {}",
+            style.warning("sources disagree on"),
+            c.field,
+            values.join(" vs ")
+        )?;
+    }
+    if !a.findings.is_empty() {
+        writeln!(out, "{}", style.bold("Findings:"))?;
+    }
+    for f in &a.findings {
+        let level = match f.level {
+            Level::Violation => style.error("violation"),
+            Level::Risk => style.warning("risk"),
+            Level::Ok => "ok".to_string(),
+            Level::Unknown => style.dim("unknown"),
+        };
+        writeln!(out, "   {level}  {}", f.message)?;
+        if !f.source.is_empty() {
+            writeln!(out, "      {}", style.dim(f.source))?;
+        }
+    }
+    writeln!(out, "{}", style.bold("Recorded stacks:"))?;
+    if a.stacks.is_empty() {
+        writeln!(
+            out,
+            "   none comparable (no recorded stack shares a field with this paste)"
+        )?;
+    }
+    for s in &a.stacks {
+        writeln!(
+            out,
+            "   {} {}  {}  {}",
+            s.kind,
+            style.bold(&s.id),
+            s.verdict.as_str(),
+            s.title
+        )?;
+        for d in &s.differences {
+            let paste = if d.paste.is_empty() {
+                "(not in the paste)".to_string()
+            } else {
+                d.paste.clone()
+            };
+            writeln!(out, "      {}: {} here, {} there", d.field, paste, d.stack)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,333 @@
+//! Reading versions out of a paste: each recognised line gives a field, its value, the line
+//! number and what printed it. The first value of a field is kept; a later different value from
+//! another source is a conflict (a half-finished upgrade shows up exactly so).
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde::Serialize;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Field {
+    pub value: String,
+    /// 1-based line of the paste.
+    pub line: u64,
+    /// What printed it: `nvidia-smi`, `/proc/driver/nvidia/version`, `collect_env`...
+    pub source: &'static str,
+}
+
+/// Two sources that disagree about one field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Conflict {
+    pub field: String,
+    pub values: Vec<Field>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Fingerprint {
+    pub fields: BTreeMap<String, Field>,
+    pub conflicts: Vec<Conflict>,
+}
+
+impl Fingerprint {
+    pub fn get(&self, field: &str) -> Option<&Field> {
+        self.fields.get(field)
+    }
+
+    fn add(&mut self, field: &str, value: &str, line: u64, source: &'static str) {
+        let value = value.trim().trim_end_matches(['.', ',']).to_string();
+        if value.is_empty() {
+            return;
+        }
+        let new = Field {
+            value,
+            line,
+            source,
+        };
+        match self.fields.get(field) {
+            None => {
+                self.fields.insert(field.to_string(), new);
+            }
+            Some(old) if same_value(field, &old.value, &new.value) => {}
+            Some(old) => {
+                let old = old.clone();
+                match self.conflicts.iter_mut().find(|c| c.field == field) {
+                    Some(c) if !c.values.iter().any(|v| v.value == new.value) => c.values.push(new),
+                    Some(_) => {}
+                    None => self.conflicts.push(Conflict {
+                        field: field.to_string(),
+                        values: vec![old, new],
+                    }),
+                }
+            }
+        }
+    }
+}
+
+fn same_value(field: &str, a: &str, b: &str) -> bool {
+    match crate::doc::stack::field_kind(field) {
+        Some(crate::doc::stack::FieldKind::Version) | None if field != "os" && field != "gpu" => {
+            super::compare_versions(a, b) == std::cmp::Ordering::Equal
+        }
+        _ => a.eq_ignore_ascii_case(b),
+    }
+}
+
+/// One kind of line: a pattern with the group `v` (the value), the field and the source.
+struct Rule {
+    re: Regex,
+    field: &'static str,
+    source: &'static str,
+}
+
+const VERSION: &str = r"(?P<v>\d+\.\d+(?:\.\d+)*)";
+
+static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
+    let rule = |re: &str, field, source| Rule {
+        re: Regex::new(&re.replace("{V}", VERSION)).expect("valid"),
+        field,
+        source,
+    };
+    vec![
+        // nvidia-smi's banner and -q.
+        rule(r"NVIDIA-SMI\s+{V}", "driver", "nvidia-smi"),
+        rule(r"Driver Version:\s*{V}", "driver", "nvidia-smi"),
+        rule(r"^\s*Driver Version\s+:\s*{V}", "driver", "nvidia-smi -q"),
+        rule(r"CUDA Version:\s*{V}", "driver_cuda", "nvidia-smi"),
+        rule(
+            r"^\s*CUDA Version\s+:\s*{V}",
+            "driver_cuda",
+            "nvidia-smi -q",
+        ),
+        rule(
+            r"^\s*Product Name\s+:\s*(?:NVIDIA\s+)?(?P<v>.+?)\s*$",
+            "gpu",
+            "nvidia-smi -q",
+        ),
+        rule(
+            r"^\|\s+\d+\s+(?:NVIDIA\s+)?(?P<v>[A-Za-z][\w -]*?\S)\s+(?:On|Off)\s+\|",
+            "gpu",
+            "nvidia-smi",
+        ),
+        // The loaded kernel module.
+        rule(
+            r"NVRM version: NVIDIA UNIX (?:\S+ )?(?:Open )?Kernel Module(?: for \S+)?\s+{V}",
+            "kernel_module",
+            "/proc/driver/nvidia/version",
+        ),
+        rule(
+            r"NVRM: loading NVIDIA UNIX (?:\S+ )?(?:Open )?Kernel Module(?: for \S+)?\s+{V}",
+            "kernel_module",
+            "dmesg",
+        ),
+        rule(
+            r"this kernel module has the version {V}",
+            "kernel_module",
+            "NVRM API mismatch",
+        ),
+        rule(
+            r"API mismatch: the client has the version {V}",
+            "driver",
+            "NVRM API mismatch",
+        ),
+        // Installed, not necessarily loaded.
+        rule(r"^version:\s+{V}\s*$", "driver", "modinfo nvidia"),
+        rule(
+            r"^(?:ii\s+)?(?:nvidia-driver|nvidia-dkms|nvidia-kernel-common|libnvidia-compute)(?:-\d+)?(?:-open|-server)*\s+{V}",
+            "driver",
+            "dpkg",
+        ),
+        rule(
+            r"^(?:kmod-nvidia(?:-latest)?(?:-dkms)?|nvidia-driver(?:-libs|-cuda)?|xorg-x11-drv-nvidia)-{V}",
+            "driver",
+            "rpm",
+        ),
+        rule(r"^nvidia(?:-open)?/{V}, ", "driver", "dkms status"),
+        // The OS and kernel.
+        rule(
+            r#"^PRETTY_NAME="(?P<v>[^"(]+?)\s*(?:\([^)]*\))?\s*""#,
+            "os",
+            "/etc/os-release",
+        ),
+        rule(
+            r"^Linux \S+ (?P<v>\d+\.\d+\.\d+\S*?)(?:\.(?:x86_64|aarch64|ppc64le))? #",
+            "kernel",
+            "uname -a",
+        ),
+        // CUDA and the framework.
+        rule(
+            r"Cuda compilation tools, release {V}",
+            "cuda_toolkit",
+            "nvcc --version",
+        ),
+        rule(
+            r"^CUDA runtime version:\s*{V}",
+            "cuda_toolkit",
+            "collect_env",
+        ),
+        rule(
+            r"^CUDA used to build PyTorch:\s*{V}",
+            "cuda_runtime",
+            "collect_env",
+        ),
+        rule(r"^Nvidia driver version:\s*{V}", "driver", "collect_env"),
+        rule(
+            r"^GPU models and configuration:\s*(?:GPU 0: )?(?:NVIDIA )?(?P<v>[^\n(]+?)\s*(?:\(UUID.*)?$",
+            "gpu",
+            "collect_env",
+        ),
+        rule(
+            r"^GPU 0: (?:NVIDIA )?(?P<v>[^\n(]+?)\s*(?:\(UUID.*)?$",
+            "gpu",
+            "collect_env",
+        ),
+        rule(r"^OS:\s*(?P<v>[^(\n]+?)\s*(?:\(.*)?$", "os", "collect_env"),
+        rule(r"^Python version:\s*{V}", "python", "collect_env"),
+        rule(
+            r"^PyTorch version:\s*(?P<v>\d+\.\d+(?:\.\d+)*(?:[+.]\w+)?)",
+            "torch",
+            "collect_env",
+        ),
+        rule(r"libcudnn\.so\.{V}", "cudnn", "collect_env"),
+        // Package lists.
+        rule(
+            r"^torch\s*(?:==|\s)\s*(?P<v>\d+\.\d+(?:\.\d+)*(?:\+\w+)?)\s*$",
+            "torch",
+            "pip",
+        ),
+        rule(r"^nvidia-nccl-cu\d+\s*(?:==|\s)\s*{V}", "nccl", "pip"),
+        rule(r"^nvidia-cudnn-cu\d+\s*(?:==|\s)\s*{V}", "cudnn", "pip"),
+        // NCCL and fabric manager logs.
+        rule(r"NCCL INFO NCCL version {V}", "nccl", "NCCL log"),
+        rule(
+            r"Fabric Manager version is\s*:\s*{V}",
+            "fabric_manager",
+            "fabric manager log",
+        ),
+    ]
+});
+
+/// Pastes larger than this are read only in their first part: versions are printed at the start
+/// of what carries them, and a paste of megabytes of dmesg should not cost more than its scan.
+const MAX_SCAN: usize = 4 << 20;
+
+/// The fields a paste shows.
+pub fn of(paste: &[u8]) -> Fingerprint {
+    let text = String::from_utf8_lossy(&paste[..paste.len().min(MAX_SCAN)]);
+    let mut fp = Fingerprint::default();
+    for (n, raw) in text.lines().enumerate() {
+        // Only lines that can carry a version or a name are looked at closely.
+        if !raw.bytes().any(|b| b.is_ascii_digit()) && !raw.contains("NVIDIA") {
+            continue;
+        }
+        let line = crate::signature::normalize::strip_prefix(raw.trim_end());
+        for rule in RULES.iter() {
+            if let Some(c) = rule.re.captures(line).or_else(|| rule.re.captures(raw))
+                && let Some(v) = c.name("v")
+            {
+                let (field, value) = match rule.field {
+                    "torch" => ("framework", format!("torch {}", v.as_str())),
+                    f => (f, v.as_str().to_string()),
+                };
+                fp.add(field, &value, n as u64 + 1, rule.source);
+            }
+        }
+        if line.contains("Open Kernel Module") {
+            fp.add(
+                "driver_flavor",
+                "open",
+                n as u64 + 1,
+                "/proc/driver/nvidia/version",
+            );
+        }
+    }
+    fp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nvidia_smi_names_the_driver_the_cuda_it_supports_and_the_gpu() {
+        let paste = "+-----------------------------------------------------------------------------+\n\
+| NVIDIA-SMI 535.129.03   Driver Version: 535.129.03   CUDA Version: 12.2     |\n\
+|-------------------------------+----------------------+----------------------+\n\
+|   0  NVIDIA A100-SXM4-80GB  On   | 00000000:07:00.0 Off |                    0 |\n";
+        let fp = of(paste.as_bytes());
+        assert_eq!(fp.get("driver").unwrap().value, "535.129.03");
+        assert_eq!(fp.get("driver").unwrap().line, 2);
+        assert_eq!(fp.get("driver_cuda").unwrap().value, "12.2");
+        assert!(
+            fp.get("cuda_toolkit").is_none(),
+            "CUDA Version is not a toolkit"
+        );
+        assert_eq!(fp.get("gpu").unwrap().value, "A100-SXM4-80GB");
+        assert!(fp.conflicts.is_empty(), "{:?}", fp.conflicts);
+    }
+
+    #[test]
+    fn collect_env_keeps_its_traps_apart() {
+        let paste = "PyTorch version: 2.2.1+cu121\nIs debug build: False\nCUDA used to build PyTorch: 12.1\n\
+OS: Ubuntu 22.04.3 LTS (x86_64)\nPython version: 3.10.12 (main, Nov 20 2023, 15:14:05) [GCC 11.4.0] (64-bit runtime)\n\
+CUDA runtime version: 12.4.131\nGPU models and configuration: GPU 0: NVIDIA H100 80GB HBM3\nNvidia driver version: 550.54.15\n";
+        let fp = of(paste.as_bytes());
+        let value = |f: &str| fp.get(f).map(|x| x.value.clone()).unwrap_or_default();
+        assert_eq!(value("framework"), "torch 2.2.1+cu121");
+        assert_eq!(value("cuda_runtime"), "12.1");
+        assert_eq!(value("cuda_toolkit"), "12.4.131");
+        assert_eq!(value("driver"), "550.54.15");
+        assert_eq!(value("os"), "Ubuntu 22.04.3 LTS");
+        assert_eq!(value("python"), "3.10.12");
+        assert_eq!(value("gpu"), "H100 80GB HBM3");
+        let unknown = of(b"Nvidia driver version: Could not collect\n");
+        assert!(unknown.get("driver").is_none());
+    }
+
+    #[test]
+    fn a_half_finished_upgrade_is_two_drivers() {
+        let paste = "[ 4216.350214] NVRM: API mismatch: the client has the version 535.104.05, but this kernel module has the version 535.86.01.\n\
+NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.86.01  Wed Jul 26 23:01:50 UTC 2023\n\
+ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapackage\n";
+        let fp = of(paste.as_bytes());
+        assert_eq!(fp.get("driver").unwrap().value, "535.104.05");
+        assert_eq!(fp.get("kernel_module").unwrap().value, "535.86.01");
+        assert!(
+            fp.conflicts.is_empty(),
+            "the same values from two sources agree"
+        );
+        let open = of(
+            b"NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  550.54.15  Release Build\n",
+        );
+        assert_eq!(open.get("kernel_module").unwrap().value, "550.54.15");
+        assert_eq!(open.get("driver_flavor").unwrap().value, "open");
+    }
+
+    #[test]
+    fn sources_that_disagree_are_a_conflict() {
+        let paste = "Driver Version: 535.129.03\nNvidia driver version: 525.147.05\n";
+        let fp = of(paste.as_bytes());
+        assert_eq!(fp.conflicts.len(), 1);
+        assert_eq!(fp.conflicts[0].field, "driver");
+        assert_eq!(fp.conflicts[0].values[1].value, "525.147.05");
+    }
+
+    #[test]
+    fn os_kernel_nvcc_pip_nccl() {
+        let paste = "PRETTY_NAME=\"Rocky Linux 9.2 (Blue Onyx)\"\n\
+Linux gpu-a100-23 5.14.0-284.11.1.el9_2.x86_64 #1 SMP PREEMPT_DYNAMIC Tue May 9 17:09:15 UTC 2023 x86_64 x86_64 x86_64 GNU/Linux\n\
+Cuda compilation tools, release 11.7, V11.7.99\n\
+torch                    1.13.1\n\
+nvidia-nccl-cu12         2.19.3\n\
+gpu-a100-23:48121:48121 [0] NCCL INFO NCCL version 2.14.3+cuda11.7\n";
+        let fp = of(paste.as_bytes());
+        let value = |f: &str| fp.get(f).map(|x| x.value.clone()).unwrap_or_default();
+        assert_eq!(value("os"), "Rocky Linux 9.2");
+        assert_eq!(value("kernel"), "5.14.0-284.11.1.el9_2");
+        assert_eq!(value("cuda_toolkit"), "11.7");
+        assert_eq!(value("framework"), "torch 1.13.1");
+        assert_eq!(value("nccl"), "2.19.3");
+        assert_eq!(fp.conflicts.len(), 1, "pip's NCCL and the log's differ");
+    }
+}

@@ -1,0 +1,300 @@
+//! The fingerprint of a paste (which driver, kernel module, CUDA, framework, GPU, OS... it shows,
+//! each with the line it came from) and what can be said about it: sources that disagree, the
+//! rules this build knows, and the recorded stacks it is or is nearest to.
+//!
+//! Known traps are kept apart by name: nvidia-smi's "CUDA Version" is the highest CUDA the driver
+//! supports (`driver_cuda`), not a toolkit; collect_env's "CUDA runtime version" is nvcc's
+//! (`cuda_toolkit`), "CUDA used to build PyTorch" the framework's (`cuda_runtime`); the loaded
+//! kernel module (`kernel_module`: /proc, dmesg, an API mismatch) is not the user-space driver or
+//! the installed packages (`driver`).
+
+pub mod fingerprint;
+
+use std::cmp::Ordering;
+
+use serde::Serialize;
+
+pub use fingerprint::{Field, Fingerprint};
+
+use crate::doc::{Stack, Verdict};
+
+/// How bad a finding is; ordered so that the worst is greatest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Unknown,
+    Ok,
+    Risk,
+    Violation,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    pub rule: &'static str,
+    pub level: Level,
+    pub message: String,
+    /// Where the rule comes from.
+    pub source: &'static str,
+}
+
+/// A field where the paste and a stack differ (`stack` empty: the paste does not say).
+#[derive(Debug, Clone, Serialize)]
+pub struct Difference {
+    pub field: String,
+    pub paste: String,
+    pub stack: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct StackMatch {
+    pub id: String,
+    pub title: String,
+    pub verdict: Verdict,
+    /// `exact`: every tested field is in the paste and equal; `near`: the closest others.
+    #[serde(rename = "match")]
+    pub kind: &'static str,
+    pub differences: Vec<Difference>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Assessment {
+    pub verdict: Level,
+    pub fingerprint: std::collections::BTreeMap<String, Field>,
+    pub conflicts: Vec<fingerprint::Conflict>,
+    pub findings: Vec<Finding>,
+    pub stacks: Vec<StackMatch>,
+}
+
+impl Assessment {
+    /// A violation, or a stack recorded bad that this paste is exactly.
+    pub fn is_bad(&self) -> bool {
+        self.verdict == Level::Violation
+            || self
+                .stacks
+                .iter()
+                .any(|s| s.kind == "exact" && s.verdict == Verdict::Bad)
+    }
+
+    /// No recorded stack is exactly this one.
+    pub fn is_untested(&self) -> bool {
+        !self.stacks.iter().any(|s| s.kind == "exact")
+    }
+}
+
+/// Compares versions numerically, part by part (535.104.05 > 535.86.10; 570.124.06 > 570.26);
+/// a suffix after the numbers (`+cu121`) is compared as text when the numbers are equal.
+pub fn compare_versions(a: &str, b: &str) -> Ordering {
+    let split = |v: &str| -> (Vec<u64>, String) {
+        let number: String = v
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        let parts = number
+            .split('.')
+            .filter(|p| !p.is_empty())
+            .map(|p| p.parse().unwrap_or(0))
+            .collect();
+        (parts, v[number.len()..].to_string())
+    };
+    let (pa, sa) = split(a);
+    let (pb, sb) = split(b);
+    for i in 0..pa.len().max(pb.len()) {
+        let (x, y) = (
+            pa.get(i).copied().unwrap_or(0),
+            pb.get(i).copied().unwrap_or(0),
+        );
+        match x.cmp(&y) {
+            Ordering::Equal => {}
+            other => return other,
+        }
+    }
+    sa.cmp(&sb)
+}
+
+/// Two values of one field name the same thing: versions equal as numbers, text ignoring case and
+/// spacing, a framework by package and version.
+fn same(field: &str, a: &str, b: &str) -> bool {
+    match crate::doc::stack::field_kind(field) {
+        Some(crate::doc::stack::FieldKind::Version) => compare_versions(a, b) == Ordering::Equal,
+        _ => {
+            // `A100` is the paste's `A100-SXM4-80GB`; `Rocky Linux 9.2` its `Rocky Linux 9.2`.
+            let norm = |s: &str| {
+                s.split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .to_lowercase()
+            };
+            let (a, b) = (norm(a), norm(b));
+            let extends = |long: &str, short: &str| {
+                long.strip_prefix(short)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(['-', ' ', '.', '+']))
+            };
+            extends(&a, &b) || extends(&b, &a)
+        }
+    }
+}
+
+/// NVIDIA's data-center driver branches past their end of life, and the month each one ended,
+/// as the support page lists them (reviewed 2026-12-01):
+/// https://docs.nvidia.com/datacenter/tesla/drivers/supported-drivers-and-cuda-toolkit-versions.html
+const BRANCH_END: &[(u64, &str)] = &[(535, "2026-06"), (570, "2026-02")];
+/// Branches the page lists as end of life without a date.
+const BRANCHES_ENDED: &[u64] = &[
+    410, 418, 440, 450, 455, 460, 465, 495, 510, 515, 525, 550, 560, 565, 575,
+];
+const LIFECYCLE: &str = "https://docs.nvidia.com/datacenter/tesla/drivers/supported-drivers-and-cuda-toolkit-versions.html";
+const MISMATCH: &str = "https://github.com/NVIDIA/open-gpu-kernel-modules/blob/main/src/nvidia/arch/nvalloc/unix/src/osapi.c";
+
+/// Judges a fingerprint against the rules this build knows and the recorded stacks. `today`
+/// decides which branches are past their end of life.
+pub fn assess(fp: &Fingerprint, stacks: &[Stack], today: chrono::NaiveDate) -> Assessment {
+    let mut findings = Vec::new();
+    let driver = fp.get("driver");
+    let module = fp.get("kernel_module");
+    // The user-space driver must be the loaded kernel module's version: the module refuses any
+    // other client ("API mismatch"). The half-finished upgrade, caught before nvidia-smi breaks.
+    if let (Some(d), Some(m)) = (driver, module) {
+        if compare_versions(&d.value, &m.value) != Ordering::Equal {
+            findings.push(Finding {
+                rule: "driver-equals-kernel-module",
+                level: Level::Violation,
+                message: format!(
+                    "the user-space driver is {} ({}, line {}) but the loaded kernel module is {} ({}, line {}): a driver upgrade was not finished; reload the modules or reboot (runbook driver-version-mismatch)",
+                    d.value, d.source, d.line, m.value, m.source, m.line
+                ),
+                source: MISMATCH,
+            });
+        } else {
+            findings.push(Finding {
+                rule: "driver-equals-kernel-module",
+                level: Level::Ok,
+                message: format!(
+                    "user-space driver and loaded kernel module are both {}",
+                    d.value
+                ),
+                source: MISMATCH,
+            });
+        }
+    }
+    // A branch past its end of life gets no more fixes: a risk, not a violation.
+    if let Some(version) = module.or(driver) {
+        let branch: u64 = version
+            .value
+            .split('.')
+            .next()
+            .and_then(|b| b.parse().ok())
+            .unwrap_or(0);
+        let month = today.format("%Y-%m").to_string();
+        let ended = BRANCH_END
+            .iter()
+            .find(|(b, end)| *b == branch && month.as_str() > *end)
+            .map(|(_, end)| format!("ended {end}"))
+            .or_else(|| {
+                BRANCHES_ENDED
+                    .contains(&branch)
+                    .then(|| "ended".to_string())
+            });
+        if let Some(when) = ended {
+            findings.push(Finding {
+                rule: "driver-branch-lifecycle",
+                level: Level::Risk,
+                message: format!(
+                    "driver branch R{branch} ({}) is past its end of life on NVIDIA's data-center support page ({when}): no more fixes",
+                    version.value
+                ),
+                source: LIFECYCLE,
+            });
+        }
+    }
+    if driver.is_none() && module.is_none() {
+        findings.push(Finding {
+            rule: "driver-known",
+            level: Level::Unknown,
+            message: "no driver version in the paste: add the output of `nvidia-smi` (or `cat /proc/driver/nvidia/version` when nvidia-smi fails)".into(),
+            source: "",
+        });
+    }
+    let verdict = findings
+        .iter()
+        .map(|f| f.level)
+        .max()
+        .unwrap_or(Level::Unknown);
+    Assessment {
+        verdict,
+        fingerprint: fp.fields.clone(),
+        conflicts: fp.conflicts.clone(),
+        findings,
+        stacks: match_stacks(fp, stacks),
+    }
+}
+
+/// The stacks this paste is exactly, or else the nearest three (fewest differences among the
+/// fields both name, at least one field in common).
+fn match_stacks(fp: &Fingerprint, stacks: &[Stack]) -> Vec<StackMatch> {
+    let mut scored: Vec<(usize, usize, StackMatch)> = Vec::new();
+    for stack in stacks {
+        let mut differences = Vec::new();
+        let mut shared = 0;
+        for (field, value) in &stack.tested {
+            match fp.get(field) {
+                Some(found) if same(field, &found.value, value) => shared += 1,
+                Some(found) => differences.push(Difference {
+                    field: field.clone(),
+                    paste: found.value.clone(),
+                    stack: value.clone(),
+                }),
+                None => differences.push(Difference {
+                    field: field.clone(),
+                    paste: String::new(),
+                    stack: value.clone(),
+                }),
+            }
+        }
+        let comparable = shared + differences.iter().filter(|d| !d.paste.is_empty()).count();
+        if comparable == 0 {
+            continue;
+        }
+        let kind = if differences.is_empty() {
+            "exact"
+        } else {
+            "near"
+        };
+        let real = differences.iter().filter(|d| !d.paste.is_empty()).count();
+        scored.push((
+            real,
+            differences.len(),
+            StackMatch {
+                id: stack.id.clone(),
+                title: stack.title.clone(),
+                verdict: stack.verdict,
+                kind,
+                differences,
+            },
+        ));
+    }
+    scored.sort_by(|a, b| {
+        (a.2.kind != "exact", a.0, a.1, &a.2.id).cmp(&(b.2.kind != "exact", b.0, b.1, &b.2.id))
+    });
+    let exact = scored.iter().filter(|s| s.2.kind == "exact").count();
+    scored
+        .into_iter()
+        .take(if exact > 0 { exact } else { 3 })
+        .map(|s| s.2)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_compare_as_numbers() {
+        assert_eq!(
+            compare_versions("535.104.05", "535.86.10"),
+            Ordering::Greater
+        );
+        assert_eq!(compare_versions("570.124.06", "570.26"), Ordering::Greater);
+        assert_eq!(compare_versions("12.2", "12.2.0"), Ordering::Equal);
+        assert_eq!(compare_versions("525.147.05", "535.54.03"), Ordering::Less);
+    }
+}
