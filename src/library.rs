@@ -8,6 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::doc::compat::Compat;
 use crate::doc::{Diagnostic, Incident, Runbook, Stack};
 use crate::signature::{Matcher, PatternCache};
 
@@ -30,6 +31,8 @@ pub struct Library {
     pub incidents: Vec<Incident>,
     /// `stacks/*.md`: the combinations a team tested, with verdicts.
     pub stacks: Vec<Stack>,
+    /// `compat/*.md`: vendors' compatibility facts and the rules that read them.
+    pub compat: Vec<Compat>,
     pub diagnostics: Vec<Diagnostic>,
     /// What each file parsed to, by path relative to the root, so that a reload re-reads only
     /// the files that changed.
@@ -85,8 +88,9 @@ impl Identity {
 pub const RUNBOOKS: &str = "runbooks";
 pub const INCIDENTS: &str = "incidents";
 pub const STACKS: &str = "stacks";
+pub const COMPAT: &str = "compat";
 /// Every folder of documents, in the order they are read.
-pub const DOCUMENT_FOLDERS: [&str; 3] = [RUNBOOKS, INCIDENTS, STACKS];
+pub const DOCUMENT_FOLDERS: [&str; 4] = [RUNBOOKS, INCIDENTS, STACKS, COMPAT];
 /// Caches only: deletable at any time.
 pub const CACHE_DIR: &str = ".lore";
 const PATTERN_CACHE: &str = "patterns.cache";
@@ -140,6 +144,11 @@ impl Library {
                 self.stacks
                     .iter()
                     .map(|s| (s.path.as_path(), Document::Stack(s.clone()))),
+            )
+            .chain(
+                self.compat
+                    .iter()
+                    .map(|c| (c.path.as_path(), Document::Compat(c.clone()))),
             )
             .collect();
         self.files
@@ -220,6 +229,7 @@ impl Library {
         let read = fresh.len();
         let mut files = HashMap::with_capacity(listed.len());
         let (mut runbooks, mut incidents, mut stacks) = (Vec::new(), Vec::new(), Vec::new());
+        let mut compat = Vec::new();
         for (rel, _) in listed {
             let Some(parsed) = fresh.remove(&rel).or_else(|| previous.remove(&rel)) else {
                 continue;
@@ -231,6 +241,7 @@ impl Library {
                 Some(Document::Runbook(r)) => runbooks.push(r),
                 Some(Document::Incident(i)) => incidents.push(i),
                 Some(Document::Stack(s)) => stacks.push(s),
+                Some(Document::Compat(c)) => compat.push(c),
                 None => {}
             }
             files.insert(
@@ -245,6 +256,7 @@ impl Library {
         }
         let mut library = Library::from_documents(root, runbooks, incidents, diagnostics);
         library.add_stacks(stacks);
+        library.compat = compat;
         library.files = files;
         library.read = read;
         Ok(library)
@@ -374,6 +386,7 @@ impl Library {
             runbooks,
             incidents,
             stacks: Vec::new(),
+            compat: Vec::new(),
             diagnostics,
             files: HashMap::new(),
             read: 0,
@@ -562,6 +575,7 @@ pub enum Document {
     Runbook(Runbook),
     Incident(Incident),
     Stack(Stack),
+    Compat(Compat),
 }
 
 /// `.lore/documents.cache`: what each file parsed to, for this build of lore only.
@@ -591,6 +605,7 @@ enum DocumentRef<'a> {
     Runbook(&'a Runbook),
     Incident(&'a Incident),
     Stack(&'a Stack),
+    Compat(&'a Compat),
 }
 
 impl DocumentCache {
@@ -631,6 +646,12 @@ impl DocumentCache {
                     .filter(|s| s.extra.is_empty())
                     .map(|s| (s.path.as_path(), DocumentRef::Stack(s))),
             )
+            .chain(
+                library
+                    .compat
+                    .iter()
+                    .map(|c| (c.path.as_path(), DocumentRef::Compat(c))),
+            )
             .collect();
         let files = library
             .files
@@ -640,6 +661,7 @@ impl DocumentCache {
                     DocumentRef::Runbook(r) => DocumentRef::Runbook(r),
                     DocumentRef::Incident(i) => DocumentRef::Incident(i),
                     DocumentRef::Stack(s) => DocumentRef::Stack(s),
+                    DocumentRef::Compat(c) => DocumentRef::Compat(c),
                 });
                 // A document left out (duplicate id, unknown keys) is parsed again next time.
                 if kept.had_document && document.is_none() {
@@ -681,6 +703,9 @@ fn read_document(root: &Path, rel: &str) -> (Option<Document>, Vec<Diagnostic>, 
     if rel.starts_with(&format!("{INCIDENTS}/")) {
         let (incident, problems) = Incident::parse(&rel_path, &text);
         (incident.map(Document::Incident), problems, etag)
+    } else if rel.starts_with(&format!("{COMPAT}/")) {
+        let (family, problems) = Compat::parse(&rel_path, &text);
+        (family.map(Document::Compat), problems, etag)
     } else if rel.starts_with(&format!("{STACKS}/")) {
         let (stack, problems) = Stack::parse(&rel_path, &text);
         (stack.map(Document::Stack), problems, etag)

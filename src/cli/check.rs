@@ -36,6 +36,7 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let engine = Engine::new(&library.runbooks);
     let mut problems = library.diagnostics.clone();
     problems.extend(check_signatures(&library.runbooks, &engine));
+    problems.extend(crate::env::compat::check_examples(&library.compat));
     problems.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
     let errors = problems.iter().filter(|d| d.level == Level::Error).count();
     let summary = Summary {

@@ -53,6 +53,7 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let assessment = env::assess(
         &fingerprint,
         &library.stacks,
+        &library.compat,
         chrono::Local::now().date_naive(),
     );
     output::print(|out| {
@@ -119,7 +120,7 @@ fn print_human(out: &mut impl Write, a: &Assessment, style: Style) -> std::io::R
         };
         writeln!(out, "   {level}  {}", f.message)?;
         if !f.source.is_empty() {
-            writeln!(out, "      {}", style.dim(f.source))?;
+            writeln!(out, "      {}", style.dim(&f.source))?;
         }
     }
     writeln!(out, "{}", style.bold("Recorded stacks:"))?;

@@ -4,6 +4,7 @@
 //! panics and never stops at the first problem: each problem becomes a [`Diagnostic`] with the line it
 //! is on and, where we can guess, a hint.
 
+pub mod compat;
 mod frontmatter;
 pub mod incident;
 pub mod markdown;

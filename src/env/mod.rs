@@ -8,6 +8,7 @@
 //! kernel module (`kernel_module`: /proc, dmesg, an API mismatch) is not the user-space driver or
 //! the installed packages (`driver`).
 
+pub mod compat;
 pub mod fingerprint;
 
 use std::cmp::Ordering;
@@ -16,6 +17,7 @@ use serde::Serialize;
 
 pub use fingerprint::{Field, Fingerprint};
 
+use crate::doc::compat::Compat;
 use crate::doc::{Stack, Verdict};
 
 /// How bad a finding is; ordered so that the worst is greatest.
@@ -30,11 +32,11 @@ pub enum Level {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Finding {
-    pub rule: &'static str,
+    pub rule: String,
     pub level: Level,
     pub message: String,
     /// Where the rule comes from.
-    pub source: &'static str,
+    pub source: String,
 }
 
 /// A field where the paste and a stack differ (`stack` empty: the paste does not say).
@@ -147,8 +149,27 @@ const MISMATCH: &str = "https://github.com/NVIDIA/open-gpu-kernel-modules/blob/m
 
 /// Judges a fingerprint against the rules this build knows and the recorded stacks. `today`
 /// decides which branches are past their end of life.
-pub fn assess(fp: &Fingerprint, stacks: &[Stack], today: chrono::NaiveDate) -> Assessment {
+pub fn assess(
+    fp: &Fingerprint,
+    stacks: &[Stack],
+    families: &[Compat],
+    today: chrono::NaiveDate,
+) -> Assessment {
     let mut findings = Vec::new();
+    // The vendors' rules, as the compat/ files give them.
+    let get = |f: &str| fp.get(f).map(|x| x.value.clone());
+    for family in families {
+        for rule in &family.rules {
+            if let Some(outcome) = compat::evaluate(rule, &get) {
+                findings.push(Finding {
+                    rule: rule.id.clone(),
+                    level: outcome.level,
+                    message: outcome.message,
+                    source: outcome.source,
+                });
+            }
+        }
+    }
     let driver = fp.get("driver");
     let module = fp.get("kernel_module");
     // The user-space driver must be the loaded kernel module's version: the module refuses any
@@ -156,23 +177,23 @@ pub fn assess(fp: &Fingerprint, stacks: &[Stack], today: chrono::NaiveDate) -> A
     if let (Some(d), Some(m)) = (driver, module) {
         if compare_versions(&d.value, &m.value) != Ordering::Equal {
             findings.push(Finding {
-                rule: "driver-equals-kernel-module",
+                rule: "driver-equals-kernel-module".into(),
                 level: Level::Violation,
                 message: format!(
                     "the user-space driver is {} ({}, line {}) but the loaded kernel module is {} ({}, line {}): a driver upgrade was not finished; reload the modules or reboot (runbook driver-version-mismatch)",
                     d.value, d.source, d.line, m.value, m.source, m.line
                 ),
-                source: MISMATCH,
+                source: MISMATCH.into(),
             });
         } else {
             findings.push(Finding {
-                rule: "driver-equals-kernel-module",
+                rule: "driver-equals-kernel-module".into(),
                 level: Level::Ok,
                 message: format!(
                     "user-space driver and loaded kernel module are both {}",
                     d.value
                 ),
-                source: MISMATCH,
+                source: MISMATCH.into(),
             });
         }
     }
@@ -196,22 +217,22 @@ pub fn assess(fp: &Fingerprint, stacks: &[Stack], today: chrono::NaiveDate) -> A
             });
         if let Some(when) = ended {
             findings.push(Finding {
-                rule: "driver-branch-lifecycle",
+                rule: "driver-branch-lifecycle".into(),
                 level: Level::Risk,
                 message: format!(
                     "driver branch R{branch} ({}) is past its end of life on NVIDIA's data-center support page ({when}): no more fixes",
                     version.value
                 ),
-                source: LIFECYCLE,
+                source: LIFECYCLE.into(),
             });
         }
     }
     if driver.is_none() && module.is_none() {
         findings.push(Finding {
-            rule: "driver-known",
+            rule: "driver-known".into(),
             level: Level::Unknown,
             message: "no driver version in the paste: add the output of `nvidia-smi` (or `cat /proc/driver/nvidia/version` when nvidia-smi fails)".into(),
-            source: "",
+            source: String::new(),
         });
     }
     let verdict = findings

@@ -193,3 +193,36 @@ torch 1.13.1\nCUDA used to build PyTorch: 11.7\nnvidia-nccl-cu11 2.14.3\n";
             .contains("nvidia-smi")
     );
 }
+
+/// compat/ rules: lore env applies them, lore check runs their examples.
+#[test]
+fn compat_rules_are_applied_and_checked() {
+    let root = library_copy();
+    let old_driver = "Driver Version: 470.57.02\nCUDA used to build PyTorch: 12.1\n";
+    let out = lore_in(root.path(), &["env", "--json"], old_driver.as_bytes());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["verdict"], "violation", "{report}");
+    assert!(report.to_string().contains("cuda-runtime-minimum-driver"));
+    // Legal by minor-version compatibility: nvcc 12.4 on a driver whose nvidia-smi says 12.2.
+    let legal = "| NVIDIA-SMI 535.129.03   Driver Version: 535.129.03   CUDA Version: 12.2 |\nCuda compilation tools, release 12.4, V12.4.131\n";
+    let out = lore_in(root.path(), &["env", "--json"], legal.as_bytes());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_ne!(report["verdict"], "violation", "{report}");
+    // A rule whose counterexample passes is a lore check error.
+    let text = std::fs::read_to_string(root.path().join("compat/cuda-driver.md")).unwrap();
+    std::fs::write(
+        root.path().join("compat/cuda-driver.md"),
+        text.replace(
+            "{driver: \"470.57.02\", cuda_runtime: \"12.1\"}",
+            "{driver: \"570.57.02\", cuda_runtime: \"12.1\"}",
+        ),
+    )
+    .unwrap();
+    let check = lore_in(root.path(), &["check"], b"");
+    assert_eq!(check.status.code(), Some(1));
+    assert!(
+        stdout(&check).contains("counterexample 1 must be a violation"),
+        "{}",
+        stdout(&check)
+    );
+}
