@@ -47,17 +47,36 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
             (read_ahead(Box::new(file)), path.display().to_string())
         }
     };
+    // The start of the input, for its environment (versions are printed at the top of what
+    // carries them).
+    let mut head: Vec<u8> = Vec::new();
     for piece in pieces {
         let piece = piece.with_context(|| format!("reading {name}"))?;
+        if head.len() < ENV_HEAD {
+            head.extend_from_slice(&piece[..piece.len().min(ENV_HEAD - head.len())]);
+        }
         scanner.feed(&piece);
     }
     let report = matcher.report(scanner.finish(), args.top, started);
+    let environment = crate::env::of_paste(
+        &head,
+        &library.stacks,
+        &library.compat,
+        chrono::Local::now().date_naive(),
+    );
     output::print(|out| {
         if args.json {
-            serde_json::to_writer(&mut *out, &report)?;
+            let mut value = serde_json::to_value(&report)?;
+            if let Some(environment) = &environment {
+                value["environment"] = serde_json::to_value(environment)?;
+            }
+            serde_json::to_writer(&mut *out, &value)?;
             writeln!(out)?;
         } else {
             print_human(&mut *out, &report, Style::for_stdout())?;
+            if let Some(environment) = &environment {
+                print_environment(&mut *out, environment, Style::for_stdout())?;
+            }
         }
         Ok(())
     })?;
@@ -91,6 +110,50 @@ fn read_ahead(mut reader: Box<dyn Read + Send>) -> std::sync::mpsc::Receiver<io:
         }
     });
     rx
+}
+
+/// How much of the input is read for its environment.
+const ENV_HEAD: usize = 4 << 20;
+
+/// The environment in a few lines: the verdict, what is wrong, and the stack it is (or is near).
+fn print_environment(
+    out: &mut impl Write,
+    environment: &crate::env::Assessment,
+    style: Style,
+) -> io::Result<()> {
+    use crate::env::Level;
+    let verdict = match environment.verdict {
+        Level::Violation => style.error("violation"),
+        Level::Risk => style.warning("risk"),
+        Level::Ok => "ok".to_string(),
+        Level::Unknown => style.dim("unknown"),
+    };
+    let fields: Vec<String> = environment
+        .fingerprint
+        .iter()
+        .map(|(k, f)| format!("{k} {}", f.value))
+        .collect();
+    writeln!(
+        out,
+        "{} {verdict}  {}",
+        style.bold("Environment:"),
+        style.dim(&fields.join(", "))
+    )?;
+    for f in environment.findings.iter().filter(|f| f.level > Level::Ok) {
+        writeln!(out, "   {}", f.message)?;
+    }
+    if let Some(s) = environment.stacks.first() {
+        writeln!(
+            out,
+            "   {} recorded stack: {} ({}), {}",
+            s.kind,
+            s.id,
+            s.verdict.as_str(),
+            s.title
+        )?;
+    }
+    writeln!(out, "   (lore env shows it all)")?;
+    Ok(())
 }
 
 /// Hits shown per cause in human output.

@@ -208,6 +208,11 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     ]
 });
 
+/// All rules at once: one pass per line says which of them can match it.
+static ANY: LazyLock<regex::RegexSet> = LazyLock::new(|| {
+    regex::RegexSet::new(RULES.iter().map(|r| r.re.as_str())).expect("the rules compile")
+});
+
 /// Pastes larger than this are read only in their first part: versions are printed at the start
 /// of what carries them, and a paste of megabytes of dmesg should not cost more than its scan.
 const MAX_SCAN: usize = 4 << 20;
@@ -222,7 +227,13 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             continue;
         }
         let line = crate::signature::normalize::strip_prefix(raw.trim_end());
-        for rule in RULES.iter() {
+        let mut which: Vec<usize> = ANY.matches(line).into_iter().collect();
+        if line.len() != raw.len() {
+            which.extend(ANY.matches(raw));
+            which.sort_unstable();
+            which.dedup();
+        }
+        for rule in which.into_iter().map(|i| &RULES[i]) {
             if let Some(c) = rule.re.captures(line).or_else(|| rule.re.captures(raw))
                 && let Some(v) = c.name("v")
             {

@@ -249,6 +249,18 @@ pub fn assess(
     }
 }
 
+/// The assessment of a paste that shows at least two fields (a log with one stray version in it
+/// says nothing about its environment); `None` otherwise.
+pub fn of_paste(
+    paste: &[u8],
+    stacks: &[Stack],
+    families: &[Compat],
+    today: chrono::NaiveDate,
+) -> Option<Assessment> {
+    let fp = fingerprint::of(paste);
+    (fp.fields.len() >= 2).then(|| assess(&fp, stacks, families, today))
+}
+
 /// The stacks this paste is exactly, or else the nearest three (fewest differences among the
 /// fields both name, at least one field in common).
 fn match_stacks(fp: &Fingerprint, stacks: &[Stack]) -> Vec<StackMatch> {

@@ -40,8 +40,14 @@ pub async fn match_log(
         (body.bytes.to_vec(), params.top)
     };
     let snapshot = state.snapshot();
-    let (report, _) = run_match(&snapshot, text, top).await?;
-    Ok(Json(report).into_response())
+    let (report, environment, _) = run_match(&snapshot, text, top).await?;
+    let mut value =
+        serde_json::to_value(&report).map_err(|e| WebError::Internal(anyhow::Error::new(e)))?;
+    if let Some(environment) = environment {
+        value["environment"] = serde_json::to_value(&environment)
+            .map_err(|e| WebError::Internal(anyhow::Error::new(e)))?;
+    }
+    Ok(Json(value).into_response())
 }
 
 pub async fn search(

@@ -109,11 +109,17 @@ async fn run_match(
     snapshot: &Arc<Snapshot>,
     text: Vec<u8>,
     top: Option<usize>,
-) -> Result<(Report, Vec<u8>), WebError> {
+) -> Result<(Report, Option<crate::env::Assessment>, Vec<u8>), WebError> {
     let snapshot = snapshot.clone();
     let result = tokio::task::spawn_blocking(move || {
         let report = snapshot.matcher.match_bytes(&text, top);
-        (report, text)
+        let environment = crate::env::of_paste(
+            &text,
+            &snapshot.library.stacks,
+            &snapshot.library.compat,
+            chrono::Local::now().date_naive(),
+        );
+        (report, environment, text)
     })
     .await?;
     Ok(result)

@@ -98,8 +98,9 @@ pub async fn match_paste(
     })?;
     let snapshot = state.snapshot();
     let text = form.text;
-    let (report, text) = run_match(&snapshot, text.into_bytes(), None).await?;
+    let (report, environment, text) = run_match(&snapshot, text.into_bytes(), None).await?;
     let mut page = match_page(&snapshot, &report, &text);
+    page.environment = environment.as_ref().map(environment_view);
     page.read_only = state.read_only;
     Ok(render(&page))
 }

@@ -205,6 +205,78 @@ pub struct MatchPage {
     pub read_only: bool,
     /// `(id, title)` of every runbook, for the picker of "add the line to a runbook".
     pub runbooks: Vec<(String, String)>,
+    /// What the paste says about its environment, when it shows at least two versions.
+    pub environment: Option<EnvironmentView>,
+}
+
+pub struct EnvironmentView {
+    pub verdict: String,
+    /// `(field, value, line, source)`.
+    pub fields: Vec<(String, String, u64, String)>,
+    /// `(field, "a (line n, source) vs b (...)")`.
+    pub conflicts: Vec<(String, String)>,
+    /// `(level, message, source)`, the worst first.
+    pub findings: Vec<(String, String, String)>,
+    /// `(id, title, verdict, match, differences as "field: here vs there")`.
+    pub stacks: Vec<(String, String, String, String, Vec<String>)>,
+}
+
+/// The Environment panel of a match.
+pub(super) fn environment_view(a: &crate::env::Assessment) -> EnvironmentView {
+    let level = |l: crate::env::Level| {
+        serde_json::to_value(l)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    };
+    let mut findings: Vec<&crate::env::Finding> = a.findings.iter().collect();
+    findings.sort_by_key(|f| std::cmp::Reverse(f.level));
+    EnvironmentView {
+        verdict: level(a.verdict),
+        fields: a
+            .fingerprint
+            .iter()
+            .map(|(k, f)| (k.clone(), f.value.clone(), f.line, f.source.to_string()))
+            .collect(),
+        conflicts: a
+            .conflicts
+            .iter()
+            .map(|c| {
+                let values: Vec<String> = c
+                    .values
+                    .iter()
+                    .map(|v| format!("{} (line {}, {})", v.value, v.line, v.source))
+                    .collect();
+                (c.field.clone(), values.join(" vs "))
+            })
+            .collect(),
+        findings: findings
+            .into_iter()
+            .map(|f| (level(f.level), f.message.clone(), f.source.clone()))
+            .collect(),
+        stacks: a
+            .stacks
+            .iter()
+            .map(|s| {
+                (
+                    s.id.clone(),
+                    s.title.clone(),
+                    s.verdict.as_str().to_string(),
+                    s.kind.to_string(),
+                    s.differences
+                        .iter()
+                        .map(|d| {
+                            if d.paste.is_empty() {
+                                format!("{}: not in the paste, {} there", d.field, d.stack)
+                            } else {
+                                format!("{}: {} here, {} there", d.field, d.paste, d.stack)
+                            }
+                        })
+                        .collect(),
+                )
+            })
+            .collect(),
+    }
 }
 
 #[derive(Template)]
@@ -551,6 +623,7 @@ pub(super) fn match_page(snapshot: &Snapshot, report: &Report, paste: &[u8]) -> 
             all.sort();
             all
         },
+        environment: None,
     }
 }
 

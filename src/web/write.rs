@@ -155,7 +155,7 @@ pub async fn new_from_paste(
         .map(|(_, v)| v.clone())
         .unwrap_or_default();
     let snapshot = state.snapshot();
-    let (report, paste) = run_match(&snapshot, paste.into_bytes(), None).await?;
+    let (report, _, paste) = run_match(&snapshot, paste.into_bytes(), None).await?;
     let pm = postmortem::from_paste(&paste, &report);
     Ok(render(&form_page(&state, &pm, None, Notice::None)))
 }

@@ -226,3 +226,50 @@ fn compat_rules_are_applied_and_checked() {
         stdout(&check)
     );
 }
+
+/// A paste that shows its environment gets an `environment` in the match JSON and a panel on the
+/// match page; a log without versions gets neither.
+#[tokio::test]
+async fn a_match_reports_the_environment_it_sees() {
+    let root = library_copy();
+    let app = router(AppState::load(root.path(), false).unwrap());
+    let paste = "| NVIDIA-SMI 535.129.03   Driver Version: 535.129.03   CUDA Version: 12.2 |\n\
+NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.86.01  Wed Jul 26 23:01:50 UTC 2023\n\
+[ 4216.350214] NVRM: API mismatch: the client has the version 535.129.03, but this kernel module has the version 535.86.01.\n";
+    let reply = call(
+        &app,
+        Request::post("/api/match").body(Body::from(paste)).unwrap(),
+    )
+    .await;
+    let report = reply.json();
+    assert_eq!(report["causes"][0]["runbook"], "driver-version-mismatch");
+    assert_eq!(report["environment"]["verdict"], "violation", "{report}");
+    let quiet = call(
+        &app,
+        Request::post("/api/match")
+            .body(Body::from("GPU has fallen off the bus\n"))
+            .unwrap(),
+    )
+    .await
+    .json();
+    assert!(quiet.get("environment").is_none(), "{quiet}");
+    let page = call(
+        &app,
+        Request::post("/match")
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(Body::from(format!(
+                "text={}",
+                crate::support::urlencode(paste)
+            )))
+            .unwrap(),
+    )
+    .await;
+    assert!(page.body.contains("id=\"environment\""), "{}", page.body);
+    assert!(page.body.contains("kernel_module"));
+    let cli = lore_in(root.path(), &["match", "--json"], paste.as_bytes());
+    let report: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
+    assert_eq!(
+        report["environment"]["fingerprint"]["kernel_module"]["value"],
+        "535.86.01"
+    );
+}
