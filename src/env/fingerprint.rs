@@ -100,6 +100,31 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "driver_cuda",
             "nvidia-smi -q",
         ),
+        // nvidia-smi when the library and the module differ.
+        rule(r"NVML library version:\s*{V}", "driver", "nvidia-smi"),
+        // PyTorch names the driver by the CUDA it supports: 11040 is 11.4.
+        rule(
+            r"driver on your system is too old \(found version (?P<v>\d{4,5})\)",
+            "driver_cuda_number",
+            "PyTorch",
+        ),
+        // TensorFlow's CUDA diagnostics.
+        rule(
+            r"libcuda reported version is:\s*'?{V}",
+            "driver",
+            "TensorFlow",
+        ),
+        rule(
+            r"kernel reported version is:\s*'?{V}",
+            "kernel_module",
+            "TensorFlow",
+        ),
+        // lspci names the board.
+        rule(
+            r"NVIDIA Corporation [\w-]+ \[(?P<v>[^\]]+)\]",
+            "gpu",
+            "lspci",
+        ),
         rule(
             r"^\s*Product Name\s+:\s*(?:NVIDIA\s+)?(?P<v>.+?)\s*$",
             "gpu",
@@ -178,17 +203,39 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "collect_env",
         ),
         rule(
-            r"^GPU 0: (?:NVIDIA )?(?P<v>[^\n(]+?)\s*(?:\(UUID.*)?$",
+            r"^GPU 0[:：] ?(?:NVIDIA )?(?P<v>[^\n(]+?)\s*(?:\(UUID.*)?$",
             "gpu",
             "collect_env",
         ),
-        rule(r"^OS:\s*(?P<v>[^(\n]+?)\s*(?:\(.*)?$", "os", "collect_env"),
-        rule(r"^Python version:\s*{V}", "python", "collect_env"),
         rule(
-            r"^PyTorch version:\s*(?P<v>\d+\.\d+(?:\.\d+)*(?:[+.]\w+)?)",
+            r"^(?:OS|Os)[:：]\s*(?P<v>[^(\n]+?)\s*(?:\(.*)?$",
+            "os",
+            "collect_env",
+        ),
+        rule(r"^Python version[:：]\s*{V}", "python", "collect_env"),
+        rule(
+            r"^PyTorch version[:：]?\s*(?P<v>\d+\.\d+(?:\.\d+)*(?:[+.]\w+)?)",
             "torch",
             "collect_env",
         ),
+        rule(
+            r"^Python platform:\s*Linux-(?P<v>\d+\.\d+\.\d+\S*?)(?:\.(?:x86_64|aarch64))?-(?:x86_64|aarch64|ppc64le)",
+            "kernel",
+            "collect_env",
+        ),
+        // sglang's check_env.
+        rule(r"^Python:\s*{V}", "python", "check_env"),
+        rule(
+            r"^PyTorch:\s*(?P<v>\d+\.\d+(?:\.\d+)*(?:\+\w+)?)",
+            "torch",
+            "check_env",
+        ),
+        rule(
+            r"^GPU [\d,]+: (?:NVIDIA )?(?P<v>[^\n(]+?)\s*$",
+            "gpu",
+            "check_env",
+        ),
+        rule(r"^CUDA Driver Version:\s*{V}", "driver", "check_env"),
         rule(r"libcudnn\.so\.{V}", "cudnn", "collect_env"),
         // Package lists.
         rule(
@@ -239,6 +286,10 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             {
                 let (field, value) = match rule.field {
                     "torch" => ("framework", format!("torch {}", v.as_str())),
+                    "driver_cuda_number" => {
+                        let n: u64 = v.as_str().parse().unwrap_or(0);
+                        ("driver_cuda", format!("{}.{}", n / 1000, (n % 1000) / 10))
+                    }
                     f => (f, v.as_str().to_string()),
                 };
                 fp.add(field, &value, n as u64 + 1, rule.source);
@@ -313,6 +364,22 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         );
         assert_eq!(open.get("kernel_module").unwrap().value, "550.54.15");
         assert_eq!(open.get("driver_flavor").unwrap().value, "open");
+    }
+
+    #[test]
+    fn what_frameworks_and_tools_say_about_the_driver() {
+        let torch = of(b"UserWarning: CUDA initialization: The NVIDIA driver on your system is too old (found version 11040). Please update\n");
+        assert_eq!(torch.get("driver_cuda").unwrap().value, "11.4");
+        let nvml = of(b"Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 580.178\n");
+        assert_eq!(nvml.get("driver").unwrap().value, "580.178");
+        let tf = of(b"I cuda_diagnostics.cc:185] libcuda reported version is: 361.93.2\nI cuda_diagnostics.cc:189] kernel reported version is: 352.63.0\n");
+        assert_eq!(tf.get("driver").unwrap().value, "361.93.2");
+        assert_eq!(tf.get("kernel_module").unwrap().value, "352.63.0");
+        let platform =
+            of(b"Python platform: Linux-6.1.134-1.el8.jane3.x86_64-x86_64-with-glibc2.28\n");
+        assert_eq!(platform.get("kernel").unwrap().value, "6.1.134-1.el8.jane3");
+        let lspci = of(b"01:00.0 VGA compatible controller [0300]: NVIDIA Corporation GA102 [GeForce RTX 3080] [10de:2206]\n");
+        assert_eq!(lspci.get("gpu").unwrap().value, "GeForce RTX 3080");
     }
 
     #[test]

@@ -456,3 +456,136 @@ fn similar_alone_grid() {
         }
     }
 }
+
+/// The environment of real pastes (`eval/env`, tuning; `eval/env-test`, measured only): the
+/// fields a careful reader takes from each (its `.expected.json`), and whether the thread's
+/// conclusion was a broken rule (`_violation`: a driver too old for the CUDA in use, or a
+/// user-space driver that is not the loaded module).
+#[derive(Default, Debug)]
+struct EnvFigures {
+    cases: usize,
+    fields: usize,
+    right: usize,
+    violations: usize,
+    found: usize,
+    legal: usize,
+    false_violations: usize,
+    misses: Vec<String>,
+}
+
+fn same_value(field: &str, expected: &str, got: &str) -> bool {
+    let numeric = |s: &str| {
+        s.split(|c: char| !c.is_ascii_digit())
+            .filter(|p| !p.is_empty())
+            .map(|p| p.parse::<u64>().unwrap_or(0))
+            .collect::<Vec<_>>()
+    };
+    match field {
+        "gpu" | "os" | "kernel" | "framework" | "driver_flavor" => {
+            let n = |s: &str| s.trim().to_lowercase();
+            n(expected) == n(got)
+        }
+        _ => {
+            let (mut a, mut b) = (numeric(expected), numeric(got));
+            while a.len() < b.len() {
+                a.push(0);
+            }
+            while b.len() < a.len() {
+                b.push(0);
+            }
+            a == b
+        }
+    }
+}
+
+fn env_figures(dir: &str) -> EnvFigures {
+    let root = library_copy_with_stacks();
+    let library = lore::library::Library::load(root.path()).unwrap();
+    let mut figures = EnvFigures::default();
+    let folder = repo_root().join("eval").join(dir);
+    let mut files: Vec<_> = fs::read_dir(&folder)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "log"))
+        .collect();
+    files.sort();
+    for log in files {
+        let expected: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(log.with_extension("expected.json")).unwrap())
+                .unwrap();
+        let name = log.file_name().unwrap().to_string_lossy().into_owned();
+        let fp = lore::env::fingerprint::of(&fs::read(&log).unwrap());
+        let assessment = lore::env::assess(
+            &fp,
+            &library.stacks,
+            &library.compat,
+            chrono::NaiveDate::from_ymd_opt(2026, 12, 1).unwrap(),
+        );
+        figures.cases += 1;
+        for (field, value) in expected.as_object().unwrap() {
+            if field.starts_with('_') {
+                continue;
+            }
+            let want = value.as_str().unwrap_or_default();
+            figures.fields += 1;
+            match fp.get(field) {
+                Some(got) if same_value(field, want, &got.value) => figures.right += 1,
+                got => figures.misses.push(format!(
+                    "{name}: {field} expected {want:?}, got {:?}",
+                    got.map(|g| g.value.clone())
+                )),
+            }
+        }
+        let violation = assessment.verdict == lore::env::Level::Violation;
+        match expected["_violation"].as_bool() {
+            Some(true) => {
+                figures.violations += 1;
+                if violation {
+                    figures.found += 1;
+                } else {
+                    figures.misses.push(format!("{name}: violation not found"));
+                }
+            }
+            Some(false) => {
+                figures.legal += 1;
+                if violation {
+                    figures.false_violations += 1;
+                    figures.misses.push(format!("{name}: false violation"));
+                }
+            }
+            None => {}
+        }
+    }
+    figures
+}
+
+/// A copy of the shipped library with its stacks and compat rules (what `lore env` judges by).
+fn library_copy_with_stacks() -> tempfile::TempDir {
+    crate::support::library_copy()
+}
+
+#[test]
+fn environment_of_real_pastes_on_both_splits() {
+    let report = |name: &str, f: &EnvFigures| {
+        println!(
+            "{name}: {} pastes; fields right {}/{} ({:.1}%); violations found {}/{}; false violations {}/{} legal",
+            f.cases,
+            f.right,
+            f.fields,
+            100.0 * f.right as f64 / f.fields.max(1) as f64,
+            f.found,
+            f.violations,
+            f.false_violations,
+            f.legal
+        );
+    };
+    let tune = env_figures("env");
+    report("eval/env (tune)", &tune);
+    for miss in &tune.misses {
+        println!("  {miss}");
+    }
+    let test = env_figures("env-test");
+    report("eval/env-test (measured only)", &test);
+    assert!(tune.cases >= 15 && test.cases >= 10, "{tune:?} {test:?}");
+}
