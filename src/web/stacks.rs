@@ -117,6 +117,12 @@ pub async fn page_list(
         filters,
         filtered: FILTERS.iter().any(|f| params.get(f).is_some()),
         total: stacks.len(),
+        families: snapshot
+            .library
+            .compat
+            .iter()
+            .map(|c| (c.id.clone(), c.title.clone()))
+            .collect(),
     })
 }
 
@@ -191,6 +197,73 @@ fn json(stack: &Stack, with_body: bool) -> serde_json::Value {
         value["body"] = serde_json::json!(stack.body);
     }
     value
+}
+
+/// `POST /api/env`: the body is a paste (as for `/api/match`); the answer is `lore env --json`'s
+/// object, even when the paste shows fewer than two versions.
+pub async fn api_env(
+    State(state): State<AppState>,
+    body: super::extract::Body<ApiError>,
+) -> Result<Response, ApiError> {
+    let snapshot = state.snapshot();
+    let bytes = body.bytes.to_vec();
+    let assessment = tokio::task::spawn_blocking(move || {
+        let fp = crate::env::fingerprint::of(&bytes);
+        crate::env::assess(
+            &fp,
+            &snapshot.library.stacks,
+            &snapshot.library.compat,
+            chrono::Local::now().date_naive(),
+        )
+    })
+    .await
+    .map_err(super::error::WebError::from)?;
+    Ok(Json(assessment).into_response())
+}
+
+/// `/compat/{family}`: a compatibility family's rules with their rows and sources, and its text.
+pub async fn compat_page(
+    State(state): State<AppState>,
+    axum::extract::Path(family): axum::extract::Path<String>,
+) -> Result<Response, PageError> {
+    let snapshot = state.snapshot();
+    let compat = snapshot
+        .library
+        .compat
+        .iter()
+        .find(|c| c.id == family && crate::doc::is_valid_id(&family))
+        .ok_or_else(|| super::error::WebError::NotFound(format!("compat family `{family}`")))?;
+    let mut layout = Layout::new(compat.title.clone(), "stacks");
+    layout.read_only = state.read_only;
+    Ok(render(&super::views::CompatPage {
+        layout,
+        id: compat.id.clone(),
+        title: compat.title.clone(),
+        rules: compat
+            .rules
+            .iter()
+            .map(|r| super::views::CompatRuleView {
+                id: r.id.clone(),
+                reads: format!("{} against {}", r.by.join(" or "), r.of.join(" or ")),
+                rows: r
+                    .rows
+                    .iter()
+                    .map(|row| {
+                        (
+                            row.key.clone(),
+                            row.min.clone(),
+                            format!("{:?}", row.authority).to_lowercase(),
+                            row.reviewed_at.to_string(),
+                            row.source.clone(),
+                            row.note.clone(),
+                        )
+                    })
+                    .collect(),
+            })
+            .collect(),
+        body_html: to_html(&compat.body),
+        path: compat.path.display().to_string(),
+    }))
 }
 
 pub async fn api_list(

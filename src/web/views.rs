@@ -290,6 +290,8 @@ pub struct StacksPage {
     pub filters: Vec<(String, String, Vec<TagCount>)>,
     pub filtered: bool,
     pub total: usize,
+    /// `(id, title)` of each compatibility family.
+    pub families: Vec<(String, String)>,
 }
 
 pub struct StackRow {
@@ -299,6 +301,25 @@ pub struct StackRow {
     pub tested_at: String,
     /// One per column; empty when the stack does not name that field.
     pub cells: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "compat.html")]
+pub struct CompatPage {
+    pub layout: Layout,
+    pub id: String,
+    pub title: String,
+    pub rules: Vec<CompatRuleView>,
+    pub body_html: String,
+    pub path: String,
+}
+
+pub struct CompatRuleView {
+    pub id: String,
+    /// Which fields pick the row and which are compared.
+    pub reads: String,
+    /// `(key, min, authority, reviewed_at, source, note)`.
+    pub rows: Vec<(String, String, String, String, String, String)>,
 }
 
 #[derive(Template)]

@@ -273,3 +273,43 @@ NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.86.01  Wed Jul 26 23:01:50 U
         "535.86.01"
     );
 }
+
+#[tokio::test]
+async fn api_env_and_the_compat_page() {
+    let root = library_copy();
+    let app = router(AppState::load(root.path(), false).unwrap());
+    let reply = call(
+        &app,
+        Request::post("/api/env")
+            .body(Body::from(
+                "Driver Version: 470.57.02\nCUDA used to build PyTorch: 12.1\n",
+            ))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let env = reply.json();
+    assert_eq!(env["verdict"], "violation", "{env}");
+    let empty = call(
+        &app,
+        Request::post("/api/env").body(Body::from("hello")).unwrap(),
+    )
+    .await
+    .json();
+    assert_eq!(empty["verdict"], "unknown");
+    let page = call(&app, get("/compat/cuda-driver")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("cuda-runtime-minimum-driver"));
+    assert!(page.body.contains("450.80.02"));
+    assert!(page.body.contains("minor-version-compatibility.html"));
+    assert_eq!(
+        call(&app, get("/compat/nope")).await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert!(
+        call(&app, get("/stacks"))
+            .await
+            .body
+            .contains("/compat/cuda-driver")
+    );
+}
