@@ -21,6 +21,84 @@ pub struct Args {
 enum What {
     /// Write a new postmortem into incidents/
     Incident(IncidentArgs),
+    /// Record a tested stack in stacks/ from a paste of its environment
+    Stack(StackArgs),
+}
+
+#[derive(clap::Args)]
+struct StackArgs {
+    /// The paste that shows the stack (nvidia-smi, collect_env, uname -a...; `-` for standard input)
+    #[arg(long, value_name = "FILE")]
+    from: PathBuf,
+    /// What it is, in a few words
+    #[arg(long)]
+    title: String,
+    /// good, degraded or bad
+    #[arg(long, default_value = "good")]
+    verdict: String,
+    /// The file's id (default: from the title)
+    #[arg(long)]
+    id: Option<String>,
+}
+
+fn new_stack(root: &Path, args: StackArgs) -> anyhow::Result<ExitCode> {
+    let Some(verdict) = crate::doc::Verdict::parse(&args.verdict) else {
+        eprintln!("lore: --verdict is good, degraded or bad");
+        return Ok(ExitCode::from(2));
+    };
+    let mut bytes = Vec::new();
+    if args.from == Path::new("-") {
+        std::io::stdin()
+            .take(32 << 20)
+            .read_to_end(&mut bytes)
+            .context("reading standard input")?;
+    } else {
+        bytes = std::fs::read(&args.from)
+            .with_context(|| format!("reading {}", args.from.display()))?;
+    }
+    let fp = crate::env::fingerprint::of(&bytes);
+    if !fp
+        .fields
+        .keys()
+        .any(|k| crate::doc::stack::field_kind(k).is_some())
+    {
+        eprintln!("lore: the paste shows no version of a stack field; nothing was written");
+        return Ok(ExitCode::from(1));
+    }
+    let id = args.id.unwrap_or_else(|| {
+        let words: Vec<String> = args
+            .title
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        let id: String = words.join("-").chars().take(60).collect();
+        id.trim_end_matches('-').to_string()
+    });
+    if !crate::doc::is_valid_id(&id) {
+        eprintln!("lore: `{id}` is not a valid stack id; pass --id");
+        return Ok(ExitCode::from(2));
+    }
+    let text = crate::env::stack_file(&fp, &args.title, verdict, chrono::Local::now().date_naive());
+    let dir = root.join(crate::library::STACKS);
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let path = dir.join(format!("{id}.md"));
+    // Never over another stack: link the finished temporary file into place.
+    let temp = crate::library::write_temp(&dir, &format!("{id}.md"), text.as_bytes())
+        .context("writing the stack")?;
+    let linked = std::fs::hard_link(&temp, &path);
+    let _ = std::fs::remove_file(&temp);
+    match linked {
+        Ok(()) => {
+            output::print(|out| writeln!(out, "{}", path.display()))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            eprintln!("lore: {} exists; pass another --id", path.display());
+            Ok(ExitCode::from(1))
+        }
+        Err(e) => Err(e).context("writing the stack"),
+    }
 }
 
 #[derive(clap::Args)]
@@ -49,7 +127,10 @@ struct IncidentArgs {
 }
 
 pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
-    let What::Incident(args) = args.what;
+    let args = match args.what {
+        What::Incident(args) => args,
+        What::Stack(args) => return new_stack(root, args),
+    };
     let library = Library::load(root)?;
     let mut draft = match &args.from_log {
         Some(path) => {

@@ -316,6 +316,36 @@ fn match_stacks(fp: &Fingerprint, stacks: &[Stack]) -> Vec<StackMatch> {
         .collect()
 }
 
+/// A stack file recording what `fp` shows as tested (only the stack vocabulary's fields), with
+/// the sections a reader needs left for the team to fill in. `tested_at` is `today`.
+pub fn stack_file(
+    fp: &Fingerprint,
+    title: &str,
+    verdict: Verdict,
+    today: chrono::NaiveDate,
+) -> String {
+    let quote = |s: &str| serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into());
+    let mut text = format!(
+        "---\ntitle: {}\nverdict: {}\ntested_at: {today}\ntested_by: []\nworkload: \"\"\nscope: \"\"\nevidence: []\ntested:\n",
+        quote(title),
+        verdict.as_str()
+    );
+    for (field, _, _) in crate::doc::stack::FIELDS {
+        if let Some(f) = fp.get(field) {
+            text.push_str(&format!(
+                "  {field}: {}   # line {} ({})\n",
+                quote(&f.value),
+                f.line,
+                f.source
+            ));
+        }
+    }
+    text.push_str(
+        "---\n\n## Result\n\nWhat ran, and what was measured.\n\n## How it was tested\n\n## What is not known\n\n## Workaround\n",
+    );
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

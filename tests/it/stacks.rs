@@ -313,3 +313,51 @@ async fn api_env_and_the_compat_page() {
             .contains("/compat/cuda-driver")
     );
 }
+
+#[test]
+fn lore_new_stack_records_a_paste() {
+    let root = library_copy();
+    let paste = root.path().join("paste.txt");
+    std::fs::write(
+        &paste,
+        "| NVIDIA-SMI 550.54.15   Driver Version: 550.54.15   CUDA Version: 12.4 |\n|   0  NVIDIA H100 80GB HBM3  On   | 00000000:18:00.0 Off |    0 |\nPyTorch version: 2.3.0+cu121\n",
+    )
+    .unwrap();
+    let from = paste.to_str().unwrap();
+    let out = lore_in(
+        root.path(),
+        &[
+            "new",
+            "stack",
+            "--from",
+            from,
+            "--title",
+            "H100 pilot",
+            "--verdict",
+            "good",
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", crate::support::stderr(&out));
+    let text = std::fs::read_to_string(root.path().join("stacks/h100-pilot.md")).unwrap();
+    assert!(text.contains("driver: \"550.54.15\""), "{text}");
+    assert!(text.contains("framework: \"torch 2.3.0+cu121\""), "{text}");
+    assert!(
+        !text.contains("driver_cuda"),
+        "only the stack vocabulary is recorded"
+    );
+    let check = lore_in(root.path(), &["check"], b"");
+    assert!(check.status.success(), "{}", stdout(&check));
+    let again = lore_in(
+        root.path(),
+        &["new", "stack", "--from", from, "--title", "H100 pilot"],
+        b"",
+    );
+    assert_eq!(again.status.code(), Some(1), "never over an existing stack");
+    let nothing = lore_in(
+        root.path(),
+        &["new", "stack", "--from", "-", "--title", "x"],
+        b"no versions here\n",
+    );
+    assert_eq!(nothing.status.code(), Some(1));
+}
