@@ -57,13 +57,19 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
         }
         scanner.feed(&piece);
     }
-    let report = matcher.report(scanner.finish(), args.top, started);
-    let environment = crate::env::of_paste(
-        &head,
-        &library.stacks,
-        &library.compat,
-        chrono::Local::now().date_naive(),
-    );
+    // The environment is read on the other core while the scan finishes.
+    let (report, environment) = std::thread::scope(|scope| {
+        let environment = scope.spawn(|| {
+            crate::env::of_paste(
+                &head,
+                &library.stacks,
+                &library.compat,
+                chrono::Local::now().date_naive(),
+            )
+        });
+        let report = matcher.report(scanner.finish(), args.top, started);
+        (report, environment.join().unwrap_or(None))
+    });
     output::print(|out| {
         if args.json {
             let mut value = serde_json::to_value(&report)?;

@@ -76,18 +76,38 @@ fn same_value(field: &str, a: &str, b: &str) -> bool {
 
 /// One kind of line: a pattern with the group `v` (the value), the field and the source.
 struct Rule {
-    re: Regex,
+    pattern: String,
+    /// Literals one of which a matching line holds (lowercase), from the same analysis the
+    /// signatures use; `None` when the pattern has none.
+    needles: Option<Vec<Vec<u8>>>,
+    /// Compiled when a line first needs it: most pastes need few of the rules.
+    re: std::sync::OnceLock<Regex>,
     field: &'static str,
     source: &'static str,
+}
+
+impl Rule {
+    fn re(&self) -> &Regex {
+        self.re
+            .get_or_init(|| Regex::new(&self.pattern).expect("the rules compile"))
+    }
 }
 
 const VERSION: &str = r"(?P<v>\d+\.\d+(?:\.\d+)*)";
 
 static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
-    let rule = |re: &str, field, source| Rule {
-        re: Regex::new(&re.replace("{V}", VERSION)).expect("valid"),
-        field,
-        source,
+    let rule = |re: &str, field, source| {
+        let pattern = re.replace("{V}", VERSION);
+        let needles = regex_syntax::parse(&pattern)
+            .ok()
+            .and_then(|hir| crate::signature::literal::required_literals(&hir));
+        Rule {
+            pattern,
+            needles,
+            re: std::sync::OnceLock::new(),
+            field,
+            source,
+        }
     };
     vec![
         // nvidia-smi's banner and -q.
@@ -255,9 +275,35 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     ]
 });
 
-/// All rules at once: one pass per line says which of them can match it.
-static ANY: LazyLock<regex::RegexSet> = LazyLock::new(|| {
-    regex::RegexSet::new(RULES.iter().map(|r| r.re.as_str())).expect("the rules compile")
+/// Words one of which every rule's line contains: a line with none of them (most of a dmesg or a
+/// training log) is passed over without building or running any regex, so a paste that shows no
+/// environment costs almost nothing.
+static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+    aho_corasick::AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build([
+            "version",
+            "nvidia",
+            "nvrm",
+            "nvml",
+            "linux",
+            "pretty_name",
+            "cuda",
+            "torch",
+            "gpu",
+            "os:",
+            "os：",
+            "python",
+            "libcudnn",
+            "nccl",
+            "fabric manager",
+            "kmod-",
+            "dkms",
+            // nvidia-smi's table rows name the GPU without saying NVIDIA on older drivers.
+            " on |",
+            " off |",
+        ])
+        .expect("valid anchors")
 });
 
 /// Pastes larger than this are read only in their first part: versions are printed at the start
@@ -270,18 +316,19 @@ pub fn of(paste: &[u8]) -> Fingerprint {
     let mut fp = Fingerprint::default();
     for (n, raw) in text.lines().enumerate() {
         // Only lines that can carry a version or a name are looked at closely.
-        if !raw.bytes().any(|b| b.is_ascii_digit()) && !raw.contains("NVIDIA") {
+        if !ANCHORS.is_match(raw) || !raw.bytes().any(|b| b.is_ascii_digit()) {
             continue;
         }
         let line = crate::signature::normalize::strip_prefix(raw.trim_end());
-        let mut which: Vec<usize> = ANY.matches(line).into_iter().collect();
-        if line.len() != raw.len() {
-            which.extend(ANY.matches(raw));
-            which.sort_unstable();
-            which.dedup();
-        }
-        for rule in which.into_iter().map(|i| &RULES[i]) {
-            if let Some(c) = rule.re.captures(line).or_else(|| rule.re.captures(raw))
+        let lower = raw.to_ascii_lowercase();
+        let holds = |rule: &Rule| {
+            rule.needles.as_ref().is_none_or(|set| {
+                set.iter()
+                    .any(|n| memchr::memmem::find(lower.as_bytes(), n).is_some())
+            })
+        };
+        for rule in RULES.iter().filter(|r| holds(r)) {
+            if let Some(c) = rule.re().captures(line).or_else(|| rule.re().captures(raw))
                 && let Some(v) = c.name("v")
             {
                 let (field, value) = match rule.field {

@@ -8,7 +8,7 @@ mod compile;
 pub mod draft;
 pub mod follow;
 mod incidents;
-mod literal;
+pub(crate) mod literal;
 pub mod normalize;
 pub mod portable;
 mod prefilter;
