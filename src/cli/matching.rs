@@ -119,7 +119,7 @@ fn read_ahead(mut reader: Box<dyn Read + Send>) -> std::sync::mpsc::Receiver<io:
 }
 
 /// How much of the input is read for its environment.
-const ENV_HEAD: usize = 4 << 20;
+const ENV_HEAD: usize = 1 << 20;
 
 /// The environment in a few lines: the verdict, what is wrong, and the stack it is (or is near).
 fn print_environment(

@@ -308,7 +308,7 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
 
 /// Pastes larger than this are read only in their first part: versions are printed at the start
 /// of what carries them, and a paste of megabytes of dmesg should not cost more than its scan.
-const MAX_SCAN: usize = 4 << 20;
+const MAX_SCAN: usize = 1 << 20;
 
 /// The fields a paste shows.
 pub fn of(paste: &[u8]) -> Fingerprint {
