@@ -56,48 +56,20 @@ fn new_stack(root: &Path, args: StackArgs) -> anyhow::Result<ExitCode> {
         bytes = std::fs::read(&args.from)
             .with_context(|| format!("reading {}", args.from.display()))?;
     }
-    let fp = crate::env::fingerprint::of(&bytes);
-    if !fp
-        .fields
-        .keys()
-        .any(|k| crate::doc::stack::field_kind(k).is_some())
-    {
-        eprintln!("lore: the paste shows no version of a stack field; nothing was written");
-        return Ok(ExitCode::from(1));
-    }
-    let id = args.id.unwrap_or_else(|| {
-        let words: Vec<String> = args
-            .title
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
-            .collect();
-        let id: String = words.join("-").chars().take(60).collect();
-        id.trim_end_matches('-').to_string()
-    });
-    if !crate::doc::is_valid_id(&id) {
-        eprintln!("lore: `{id}` is not a valid stack id; pass --id");
-        return Ok(ExitCode::from(2));
-    }
-    let text = crate::env::stack_file(&fp, &args.title, verdict, chrono::Local::now().date_naive());
-    let dir = root.join(crate::library::STACKS);
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    let path = dir.join(format!("{id}.md"));
-    // Never over another stack: link the finished temporary file into place.
-    let temp = crate::library::write_temp(&dir, &format!("{id}.md"), text.as_bytes())
-        .context("writing the stack")?;
-    let linked = std::fs::hard_link(&temp, &path);
-    let _ = std::fs::remove_file(&temp);
-    match linked {
-        Ok(()) => {
-            output::print(|out| writeln!(out, "{}", path.display()))?;
+    match crate::env::record_stack(root, &bytes, &args.title, verdict, args.id.as_deref()) {
+        Ok(rel) => {
+            output::print(|out| writeln!(out, "{}", root.join(&rel).display()))?;
             Ok(ExitCode::SUCCESS)
         }
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            eprintln!("lore: {} exists; pass another --id", path.display());
+        Err(e @ crate::env::RecordError::BadId(_)) => {
+            eprintln!("lore: {e}; pass --id");
+            Ok(ExitCode::from(2))
+        }
+        Err(crate::env::RecordError::Io(e)) => Err(e).context("writing the stack"),
+        Err(e) => {
+            eprintln!("lore: {e}; nothing was written");
             Ok(ExitCode::from(1))
         }
-        Err(e) => Err(e).context("writing the stack"),
     }
 }
 

@@ -316,6 +316,74 @@ fn match_stacks(fp: &Fingerprint, stacks: &[Stack]) -> Vec<StackMatch> {
         .collect()
 }
 
+/// Why a stack could not be recorded.
+#[derive(Debug)]
+pub enum RecordError {
+    /// The paste shows no field of a stack.
+    NothingTested,
+    BadId(String),
+    Exists(std::path::PathBuf),
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for RecordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RecordError::NothingTested => write!(f, "the paste shows no version of a stack field"),
+            RecordError::BadId(id) => write!(f, "`{id}` is not a valid stack id"),
+            RecordError::Exists(path) => write!(f, "{} exists; choose another id", path.display()),
+            RecordError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// The id a title gives: its ASCII words in lower case, joined by `-` (at most 60 characters).
+pub fn stack_id(title: &str) -> String {
+    let words: Vec<String> = title
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let id: String = words.join("-").chars().take(60).collect();
+    id.trim_end_matches('-').to_string()
+}
+
+/// Writes `stacks/<id>.md` for what `paste` shows; never over an existing stack (the finished
+/// file is linked into place). Returns the path relative to the root.
+pub fn record_stack(
+    root: &std::path::Path,
+    paste: &[u8],
+    title: &str,
+    verdict: Verdict,
+    id: Option<&str>,
+) -> Result<String, RecordError> {
+    let fp = fingerprint::of(paste);
+    if !fp
+        .fields
+        .keys()
+        .any(|k| crate::doc::stack::field_kind(k).is_some())
+    {
+        return Err(RecordError::NothingTested);
+    }
+    let id = id.map_or_else(|| stack_id(title), str::to_string);
+    if !crate::doc::is_valid_id(&id) {
+        return Err(RecordError::BadId(id));
+    }
+    let text = stack_file(&fp, title, verdict, chrono::Local::now().date_naive());
+    let dir = root.join(crate::library::STACKS);
+    std::fs::create_dir_all(&dir).map_err(RecordError::Io)?;
+    let path = dir.join(format!("{id}.md"));
+    let temp = crate::library::write_temp(&dir, &format!("{id}.md"), text.as_bytes())
+        .map_err(RecordError::Io)?;
+    let linked = std::fs::hard_link(&temp, &path);
+    let _ = std::fs::remove_file(&temp);
+    match linked {
+        Ok(()) => Ok(format!("{}/{id}.md", crate::library::STACKS)),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(RecordError::Exists(path)),
+        Err(e) => Err(RecordError::Io(e)),
+    }
+}
+
 /// A stack file recording what `fp` shows as tested (only the stack vocabulary's fields), with
 /// the sections a reader needs left for the team to fill in. `tested_at` is `today`.
 pub fn stack_file(

@@ -77,7 +77,7 @@ pub fn router(state: AppState) -> Router {
         .route("/incidents/{id}/edit", get(write::edit_form))
         .route("/stats", get(stats::page))
         .route("/tags/{tag}", get(pages::tag))
-        .route("/stacks", get(stacks::page_list))
+        .route("/stacks", get(stacks::page_list).post(stacks::record))
         .route("/stacks/{id}", get(stacks::page))
         .route("/compat/{family}", get(stacks::compat_page))
         .route("/healthz", get(api::healthz))

@@ -101,6 +101,7 @@ pub async fn match_paste(
     let (report, environment, text) = run_match(&snapshot, text.into_bytes(), None).await?;
     let mut page = match_page(&snapshot, &report, &text);
     page.environment = environment.as_ref().map(environment_view);
+    page.token_needed = state.token.is_some();
     page.read_only = state.read_only;
     Ok(render(&page))
 }

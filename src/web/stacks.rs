@@ -266,6 +266,76 @@ pub async fn compat_page(
     }))
 }
 
+#[derive(Deserialize)]
+pub struct RecordForm {
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    verdict: String,
+    #[serde(default)]
+    paste: String,
+    #[serde(default)]
+    token: Option<String>,
+}
+
+/// `POST /stacks` (the Environment panel's "record this stack as tested"): writes
+/// `stacks/<id>.md` from the paste, through the same guard as postmortems, then shows it.
+pub async fn record(
+    State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
+    body: super::extract::Body<PageError>,
+) -> Result<Response, PageError> {
+    let form: RecordForm = body.form()?;
+    super::guard::check(
+        &state,
+        &headers,
+        super::guard::Write::Save {
+            form_token: form.token.as_deref(),
+        },
+    )?;
+    let invalid = |message: String| {
+        super::error::WebError::Invalid(vec![crate::postmortem::Problem {
+            field: "stack".into(),
+            message,
+        }])
+    };
+    let title = form.title.trim().to_string();
+    if title.is_empty() {
+        return Err(invalid("give the stack a title".into()).into());
+    }
+    let verdict = crate::doc::Verdict::parse(&form.verdict)
+        .ok_or_else(|| invalid("the verdict is good, degraded or bad".into()))?;
+    let state2 = state.clone();
+    let rel = tokio::task::spawn_blocking(move || {
+        let state = state2;
+        let rel =
+            crate::env::record_stack(&state.root, form.paste.as_bytes(), &title, verdict, None)
+                .map_err(|e| match e {
+                    crate::env::RecordError::Io(e) => super::error::WebError::Internal(e.into()),
+                    other => invalid(other.to_string()),
+                })?;
+        if state.git_commit
+            && let Err(e) = crate::postmortem::commit_to_git(
+                &state.root,
+                &rel,
+                &format!("Record stack: {title}"),
+                None,
+            )
+        {
+            tracing::warn!(error = %e, file = rel, "saved, but the git commit failed");
+        }
+        state.reload(Some(std::slice::from_ref(&rel)))?;
+        Ok::<String, super::error::WebError>(rel)
+    })
+    .await
+    .map_err(super::error::WebError::from)??;
+    let id = rel
+        .trim_start_matches("stacks/")
+        .trim_end_matches(".md")
+        .to_string();
+    Ok(axum::response::Redirect::to(&format!("/stacks/{id}")).into_response())
+}
+
 pub async fn api_list(
     State(state): State<AppState>,
     Query(params): Query<StackParams>,

@@ -207,6 +207,8 @@ pub struct MatchPage {
     pub runbooks: Vec<(String, String)>,
     /// What the paste says about its environment, when it shows at least two versions.
     pub environment: Option<EnvironmentView>,
+    /// Writes need `LORE_TOKEN`: the record form asks for it.
+    pub token_needed: bool,
 }
 
 pub struct EnvironmentView {
@@ -645,6 +647,7 @@ pub(super) fn match_page(snapshot: &Snapshot, report: &Report, paste: &[u8]) -> 
             all
         },
         environment: None,
+        token_needed: false,
     }
 }
 

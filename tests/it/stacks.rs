@@ -361,3 +361,59 @@ fn lore_new_stack_records_a_paste() {
     );
     assert_eq!(nothing.status.code(), Some(1));
 }
+
+/// "Record this stack as tested" from the match page: the same guard as postmortems, then the
+/// stack's page.
+#[tokio::test]
+async fn a_stack_is_recorded_from_the_match_page() {
+    let root = library_copy();
+    let paste = "| NVIDIA-SMI 550.54.15   Driver Version: 550.54.15   CUDA Version: 12.4 |\nPyTorch version: 2.3.0+cu121\n";
+    let form = |title: &str, origin: &str| {
+        Request::post("/stacks")
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(header::HOST, "lore.test")
+            .header(header::ORIGIN, origin)
+            .body(Body::from(format!(
+                "title={}&verdict=good&paste={}",
+                crate::support::urlencode(title),
+                crate::support::urlencode(paste)
+            )))
+            .unwrap()
+    };
+    let app = router(AppState::load(root.path(), false).unwrap());
+    let page = call(
+        &app,
+        Request::post("/match")
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(Body::from(format!(
+                "text={}",
+                crate::support::urlencode(paste)
+            )))
+            .unwrap(),
+    )
+    .await;
+    assert!(page.body.contains("Record this stack as tested"));
+    let evil = call(&app, form("H100 pilot", "http://evil.example")).await;
+    assert_eq!(evil.status, StatusCode::FORBIDDEN);
+    let saved = call(&app, form("H100 pilot", "http://lore.test")).await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.body);
+    assert_eq!(
+        saved.headers.get(header::LOCATION).unwrap(),
+        "/stacks/h100-pilot"
+    );
+    let shown = call(&app, get("/stacks/h100-pilot")).await;
+    assert!(shown.body.contains("550.54.15"), "live at once");
+    let again = call(&app, form("H100 pilot", "http://lore.test")).await;
+    assert_eq!(
+        again.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "never over a stack"
+    );
+    let read_only = router(AppState::load(root.path(), true).unwrap());
+    assert_eq!(
+        call(&read_only, form("Other", "http://lore.test"))
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+}
