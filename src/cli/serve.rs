@@ -88,9 +88,10 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
         let mut out = std::io::stdout();
         let _ = writeln!(
             out,
-            "lore: serving {} runbooks and {} incidents from {} at http://{bound}/",
+            "lore: serving {} runbooks, {} incidents and {} stacks from {} at http://{bound}/",
             snapshot.library.runbooks.len(),
             snapshot.library.incidents.len(),
+            snapshot.library.stacks.len(),
             root.display()
         )
         .and_then(|()| out.flush());

@@ -289,7 +289,8 @@ fn a_person_in_a_browser() {
     );
     browser.click(&browser.wait(".paste-form button[type=submit]"));
     browser.click(&browser.wait(".start-postmortem button"));
-    let title = browser.wait("input[name=title]");
+    // The match page has a title field too (record this stack): wait for the postmortem form.
+    let title = browser.wait("form.incident-form input[name=title]");
     let prefilled = browser.script("return arguments[0].value;", json!([{ ELEMENT: &title }]));
     assert!(
         prefilled.as_str().unwrap_or("").contains("on gpu-a100-99"),
@@ -297,7 +298,7 @@ fn a_person_in_a_browser() {
     );
     browser.script("arguments[0].value = '';", json!([{ ELEMENT: &title }]));
     browser.type_into(&title, "Wombat night: driver half-upgraded on gpu-a100-99");
-    let body = browser.wait("textarea[name=body]");
+    let body = browser.wait("form.incident-form textarea[name=body]");
     browser.script(
         "arguments[0].focus(); arguments[0].setSelectionRange(0, 0);",
         json!([{ ELEMENT: &body }]),
