@@ -132,24 +132,8 @@ impl Library {
     /// whose document is not among them, a duplicate id, is left out and so read again).
     fn parsed_files(&self) -> HashMap<String, Parsed> {
         let mut documents: HashMap<&Path, Document> = self
-            .runbooks
-            .iter()
-            .map(|r| (r.path.as_path(), Document::Runbook(r.clone())))
-            .chain(
-                self.incidents
-                    .iter()
-                    .map(|i| (i.path.as_path(), Document::Incident(i.clone()))),
-            )
-            .chain(
-                self.stacks
-                    .iter()
-                    .map(|s| (s.path.as_path(), Document::Stack(s.clone()))),
-            )
-            .chain(
-                self.compat
-                    .iter()
-                    .map(|c| (c.path.as_path(), Document::Compat(c.clone()))),
-            )
+            .documents()
+            .map(|(path, d)| (path, d.to_owned()))
             .collect();
         self.files
             .iter()
@@ -302,6 +286,19 @@ impl Library {
 
     pub fn stack(&self, id: &str) -> Option<&Stack> {
         self.stacks.iter().find(|s| s.id == id)
+    }
+
+    /// Every document in the lists, by its path: the one place that knows which lists there are.
+    fn documents(&self) -> impl Iterator<Item = (&Path, DocumentRef<'_>)> {
+        let runbooks = self.runbooks.iter().map(DocumentRef::Runbook);
+        let incidents = self.incidents.iter().map(DocumentRef::Incident);
+        let stacks = self.stacks.iter().map(DocumentRef::Stack);
+        let compat = self.compat.iter().map(DocumentRef::Compat);
+        runbooks
+            .chain(incidents)
+            .chain(stacks)
+            .chain(compat)
+            .map(|d| (d.path(), d))
     }
 
     /// How many files the last load or reload read and parsed (the others were kept as they were).
@@ -600,12 +597,43 @@ struct ParsedRef<'a> {
     diagnostics: &'a [Diagnostic],
 }
 
-#[derive(serde::Serialize)]
+#[derive(Clone, Copy, serde::Serialize)]
 enum DocumentRef<'a> {
     Runbook(&'a Runbook),
     Incident(&'a Incident),
     Stack(&'a Stack),
     Compat(&'a Compat),
+}
+
+impl<'a> DocumentRef<'a> {
+    fn path(self) -> &'a Path {
+        match self {
+            DocumentRef::Runbook(r) => &r.path,
+            DocumentRef::Incident(i) => &i.path,
+            DocumentRef::Stack(s) => &s.path,
+            DocumentRef::Compat(c) => &c.path,
+        }
+    }
+
+    /// Front-matter keys lore does not know: YAML tags and non-string keys would not survive
+    /// JSON, so such documents stay out of the cache (they are rare).
+    fn has_unknown_keys(self) -> bool {
+        match self {
+            DocumentRef::Runbook(r) => !r.extra.is_empty(),
+            DocumentRef::Incident(i) => !i.extra.is_empty(),
+            DocumentRef::Stack(s) => !s.extra.is_empty(),
+            DocumentRef::Compat(_) => false,
+        }
+    }
+
+    fn to_owned(self) -> Document {
+        match self {
+            DocumentRef::Runbook(r) => Document::Runbook(r.clone()),
+            DocumentRef::Incident(i) => Document::Incident(i.clone()),
+            DocumentRef::Stack(s) => Document::Stack(s.clone()),
+            DocumentRef::Compat(c) => Document::Compat(c.clone()),
+        }
+    }
 }
 
 impl DocumentCache {
@@ -624,45 +652,18 @@ impl DocumentCache {
         (cache.build == DocumentCache::build()).then_some(cache.files)
     }
 
-    /// Documents with front-matter keys lore does not know are left out: YAML tags and
-    /// non-string keys would not survive JSON, and such files are rare.
+    /// Documents with front-matter keys lore does not know are left out (see
+    /// [`DocumentRef::has_unknown_keys`]).
     fn bytes(library: &Library) -> Vec<u8> {
         let documents: HashMap<&Path, DocumentRef<'_>> = library
-            .runbooks
-            .iter()
-            .filter(|r| r.extra.is_empty())
-            .map(|r| (r.path.as_path(), DocumentRef::Runbook(r)))
-            .chain(
-                library
-                    .incidents
-                    .iter()
-                    .filter(|i| i.extra.is_empty())
-                    .map(|i| (i.path.as_path(), DocumentRef::Incident(i))),
-            )
-            .chain(
-                library
-                    .stacks
-                    .iter()
-                    .filter(|s| s.extra.is_empty())
-                    .map(|s| (s.path.as_path(), DocumentRef::Stack(s))),
-            )
-            .chain(
-                library
-                    .compat
-                    .iter()
-                    .map(|c| (c.path.as_path(), DocumentRef::Compat(c))),
-            )
+            .documents()
+            .filter(|(_, d)| !d.has_unknown_keys())
             .collect();
         let files = library
             .files
             .iter()
             .filter_map(|(rel, kept)| {
-                let document = documents.get(Path::new(rel.as_str())).map(|d| match d {
-                    DocumentRef::Runbook(r) => DocumentRef::Runbook(r),
-                    DocumentRef::Incident(i) => DocumentRef::Incident(i),
-                    DocumentRef::Stack(s) => DocumentRef::Stack(s),
-                    DocumentRef::Compat(c) => DocumentRef::Compat(c),
-                });
+                let document = documents.get(Path::new(rel.as_str())).copied();
                 // A document left out (duplicate id, unknown keys) is parsed again next time.
                 if kept.had_document && document.is_none() {
                     return None;

@@ -1,11 +1,9 @@
 //! `lore env`: the versions a paste shows, what the known rules say about them, and the recorded
 //! stacks it is or is nearest to.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-use anyhow::Context;
 
 use super::output::{self, Style};
 use crate::env::{self, Assessment, Level};
@@ -24,31 +22,9 @@ pub struct Args {
     strict: bool,
 }
 
-/// Pastes larger than this are refused: an environment is a few pages of text.
-const MAX_PASTE: u64 = 32 << 20;
-
 pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let library = Library::load(root)?;
-    let mut bytes = Vec::new();
-    match args.file.as_deref() {
-        None => {
-            std::io::stdin()
-                .take(MAX_PASTE)
-                .read_to_end(&mut bytes)
-                .context("reading standard input")?;
-        }
-        Some(p) if p == Path::new("-") => {
-            std::io::stdin()
-                .take(MAX_PASTE)
-                .read_to_end(&mut bytes)
-                .context("reading standard input")?;
-        }
-        Some(path) => {
-            std::fs::File::open(path)
-                .and_then(|f| f.take(MAX_PASTE).read_to_end(&mut bytes))
-                .with_context(|| format!("reading {}", path.display()))?;
-        }
-    }
+    let bytes = output::read_paste(args.file.as_deref())?;
     let fingerprint = env::fingerprint::of(&bytes);
     let assessment = env::assess(
         &fingerprint,

@@ -46,16 +46,7 @@ fn new_stack(root: &Path, args: StackArgs) -> anyhow::Result<ExitCode> {
         eprintln!("lore: --verdict is good, degraded or bad");
         return Ok(ExitCode::from(2));
     };
-    let mut bytes = Vec::new();
-    if args.from == Path::new("-") {
-        std::io::stdin()
-            .take(32 << 20)
-            .read_to_end(&mut bytes)
-            .context("reading standard input")?;
-    } else {
-        bytes = std::fs::read(&args.from)
-            .with_context(|| format!("reading {}", args.from.display()))?;
-    }
+    let bytes = output::read_paste(Some(&args.from))?;
     match crate::env::record_stack(root, &bytes, &args.title, verdict, args.id.as_deref()) {
         Ok(rel) => {
             output::print(|out| writeln!(out, "{}", root.join(&rel).display()))?;

@@ -14,6 +14,29 @@ fn done_if_closed(result: io::Result<()>) -> io::Result<()> {
 
 /// Writes a command's result to standard output (locked, flushed at the end); a reader that
 /// stopped reading ends the job like finishing it ([`done_if_closed`]).
+/// A paste for a command that reads it whole (`lore env`, `lore new stack`): the file, or
+/// standard input for `-` or nothing, at most 32 MiB (an environment is a few pages of text).
+pub fn read_paste(path: Option<&std::path::Path>) -> anyhow::Result<Vec<u8>> {
+    use anyhow::Context;
+    use std::io::Read;
+    const MAX_PASTE: u64 = 32 << 20;
+    let mut bytes = Vec::new();
+    match path.filter(|p| *p != std::path::Path::new("-")) {
+        None => {
+            io::stdin()
+                .take(MAX_PASTE)
+                .read_to_end(&mut bytes)
+                .context("reading standard input")?;
+        }
+        Some(path) => {
+            std::fs::File::open(path)
+                .and_then(|f| f.take(MAX_PASTE).read_to_end(&mut bytes))
+                .with_context(|| format!("reading {}", path.display()))?;
+        }
+    }
+    Ok(bytes)
+}
+
 pub fn print(write: impl FnOnce(&mut io::StdoutLock<'static>) -> io::Result<()>) -> io::Result<()> {
     let mut out = io::stdout().lock();
     done_if_closed(write(&mut out).and_then(|()| io::Write::flush(&mut out)))

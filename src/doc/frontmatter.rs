@@ -159,6 +159,29 @@ impl<'a> FrontMatter<'a> {
         }
     }
 
+    /// A date (`YYYY-MM-DD`, a longer timestamp read by its first ten characters); an error
+    /// naming `example` when it is not one.
+    pub fn take_date(
+        &mut self,
+        key: &str,
+        example: &str,
+        problems: &mut Problems,
+    ) -> Option<chrono::NaiveDate> {
+        let text = self.take_string(key, problems)?;
+        match chrono::NaiveDate::parse_from_str(text.get(..10).unwrap_or(&text), "%Y-%m-%d") {
+            Ok(date) => Some(date),
+            Err(_) => {
+                problems
+                    .error(
+                        self.line_of_key(key),
+                        format!("`{key}: {text}` is not a date"),
+                    )
+                    .hint = Some(format!("write it as {example}"));
+                None
+            }
+        }
+    }
+
     /// A list of strings; a lone string counts as a list of one.
     pub fn take_list(&mut self, key: &str, problems: &mut Problems) -> Vec<String> {
         let Some(value) = self.take(key) else {

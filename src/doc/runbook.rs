@@ -173,20 +173,7 @@ fn parse_inner(path: &Path, text: &str, problems: &mut Problems) -> Option<Runbo
             Severity::Medium
         }
     };
-    let reviewed_at = fm.take_string("reviewed_at", problems).and_then(|text| {
-        match NaiveDate::parse_from_str(text.get(..10).unwrap_or(&text), "%Y-%m-%d") {
-            Ok(date) => Some(date),
-            Err(_) => {
-                problems
-                    .error(
-                        fm.line_of_key("reviewed_at"),
-                        format!("`reviewed_at: {text}` is not a date"),
-                    )
-                    .hint = Some("write it as 2026-11-29".into());
-                None
-            }
-        }
-    });
+    let reviewed_at = fm.take_date("reviewed_at", "2026-11-29", problems);
     let aliases = fm.take_list("aliases", problems);
     let tags = fm.take_list("tags", problems);
     let action = fm.take_string("action", problems);

@@ -299,20 +299,7 @@ fn parse_inner(path: &Path, text: &str, problems: &mut Problems) -> Option<Stack
             Verdict::Degraded
         }
     };
-    let tested_at = fm.take_string("tested_at", problems).and_then(|text| {
-        match NaiveDate::parse_from_str(text.get(..10).unwrap_or(&text), "%Y-%m-%d") {
-            Ok(date) => Some(date),
-            Err(_) => {
-                problems
-                    .error(
-                        fm.line_of_key("tested_at"),
-                        format!("`tested_at: {text}` is not a date"),
-                    )
-                    .hint = Some("write it as 2025-11-07".into());
-                None
-            }
-        }
-    });
+    let tested_at = fm.take_date("tested_at", "2025-11-07", problems);
     let tested_by = fm.take_list("tested_by", problems);
     let workload = fm.take_string("workload", problems).unwrap_or_default();
     let scope = fm.take_string("scope", problems).unwrap_or_default();

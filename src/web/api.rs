@@ -2,7 +2,6 @@
 
 use axum::Json;
 use axum::extract::{Query, State};
-use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
@@ -40,7 +39,8 @@ pub async fn match_log(
         (body.bytes.to_vec(), params.top)
     };
     let snapshot = state.snapshot();
-    let (report, environment, _) = run_match(&snapshot, text, top).await?;
+    let (report, environment, _) =
+        run_match(&snapshot, text, top, super::Environment::Read).await?;
     let mut value =
         serde_json::to_value(&report).map_err(|e| WebError::Internal(anyhow::Error::new(e)))?;
     if let Some(environment) = environment {
@@ -133,7 +133,7 @@ pub async fn runbook(
         .collect();
     let incidents: Vec<IncidentRef> = snapshot.matcher.incidents_of(&r.id);
     let etag = snapshot.library.etag(&r.path).map(str::to_string);
-    let mut response = Json(serde_json::json!({
+    let response = Json(serde_json::json!({
         "id": r.id,
         "title": r.title,
         "summary": r.summary,
@@ -152,11 +152,7 @@ pub async fn runbook(
         "etag": etag,
     }))
     .into_response();
-    if let Some(etag) = etag.and_then(|e| axum::http::HeaderValue::from_str(&e).ok()) {
-        response
-            .headers_mut()
-            .insert(axum::http::header::ETAG, etag);
-    }
+    let response = super::with_etag(response, etag.as_deref());
     Ok(response)
 }
 
@@ -213,11 +209,10 @@ pub async fn incident(
         .map(|c| c.etag);
     let mut value = incident_json(i, true);
     value["etag"] = serde_json::json!(etag);
-    let mut response = Json(value).into_response();
-    if let Some(etag) = etag.and_then(|e| axum::http::HeaderValue::from_str(&e).ok()) {
-        response.headers_mut().insert(header::ETAG, etag);
-    }
-    Ok(response)
+    Ok(super::with_etag(
+        Json(value).into_response(),
+        etag.as_deref(),
+    ))
 }
 
 pub async fn healthz(State(state): State<AppState>) -> Response {

@@ -5,7 +5,7 @@
 
 use axum::Json;
 use axum::extract::{Query, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::error::{ApiError, WebError};
@@ -118,7 +118,7 @@ pub async fn api_learn(
             }
         }
         state.reload(Some(std::slice::from_ref(&saved.path)))?;
-        let mut response = (
+        let response = (
             StatusCode::CREATED,
             Json(serde_json::json!({
                 "runbook": saved.runbook,
@@ -130,10 +130,7 @@ pub async fn api_learn(
             })),
         )
             .into_response();
-        if let Ok(etag) = HeaderValue::from_str(&saved.etag) {
-            response.headers_mut().insert(header::ETAG, etag);
-        }
-        Ok(response)
+        Ok(super::with_etag(response, Some(&saved.etag)))
     })
     .await
     .map_err(WebError::from)??;

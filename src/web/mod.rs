@@ -107,20 +107,46 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// Matching is CPU work: it runs off the async threads. Returns the report and the paste back.
+/// `response` with an `ETag` header, when there is an etag.
+fn with_etag(
+    mut response: axum::response::Response,
+    etag: Option<&str>,
+) -> axum::response::Response {
+    if let Some(value) = etag.and_then(|e| axum::http::HeaderValue::from_str(e).ok()) {
+        response
+            .headers_mut()
+            .insert(axum::http::header::ETAG, value);
+    }
+    response
+}
+
+/// Whether a match also reads the paste's environment (the prefilled postmortem form does not
+/// show it).
+#[derive(Clone, Copy, PartialEq)]
+enum Environment {
+    Read,
+    Skip,
+}
+
 async fn run_match(
     snapshot: &Arc<Snapshot>,
     text: Vec<u8>,
     top: Option<usize>,
+    environment: Environment,
 ) -> Result<(Report, Option<crate::env::Assessment>, Vec<u8>), WebError> {
     let snapshot = snapshot.clone();
     let result = tokio::task::spawn_blocking(move || {
         let report = snapshot.matcher.match_bytes(&text, top);
-        let environment = crate::env::of_paste(
-            &text,
-            &snapshot.library.stacks,
-            &snapshot.library.compat,
-            chrono::Local::now().date_naive(),
-        );
+        let environment = (environment == Environment::Read)
+            .then(|| {
+                crate::env::of_paste(
+                    &text,
+                    &snapshot.library.stacks,
+                    &snapshot.library.compat,
+                    chrono::Local::now().date_naive(),
+                )
+            })
+            .flatten();
         (report, environment, text)
     })
     .await?;

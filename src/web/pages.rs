@@ -98,7 +98,8 @@ pub async fn match_paste(
     })?;
     let snapshot = state.snapshot();
     let text = form.text;
-    let (report, environment, text) = run_match(&snapshot, text.into_bytes(), None).await?;
+    let (report, environment, text) =
+        run_match(&snapshot, text.into_bytes(), None, super::Environment::Read).await?;
     let mut page = match_page(&snapshot, &report, &text);
     page.environment = environment.as_ref().map(environment_view);
     page.token_needed = state.token.is_some();

@@ -3,7 +3,6 @@
 
 use axum::Json;
 use axum::extract::{Query, State};
-use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
@@ -361,9 +360,8 @@ pub async fn api_one(
     let etag = snapshot.library.etag(&stack.path).map(str::to_string);
     let mut value = json(stack, true);
     value["etag"] = serde_json::json!(etag);
-    let mut response = Json(value).into_response();
-    if let Some(etag) = etag.and_then(|e| HeaderValue::from_str(&e).ok()) {
-        response.headers_mut().insert(header::ETAG, etag);
-    }
-    Ok(response)
+    Ok(super::with_etag(
+        Json(value).into_response(),
+        etag.as_deref(),
+    ))
 }

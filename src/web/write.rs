@@ -155,7 +155,13 @@ pub async fn new_from_paste(
         .map(|(_, v)| v.clone())
         .unwrap_or_default();
     let snapshot = state.snapshot();
-    let (report, _, paste) = run_match(&snapshot, paste.into_bytes(), None).await?;
+    let (report, _, paste) = run_match(
+        &snapshot,
+        paste.into_bytes(),
+        None,
+        super::Environment::Skip,
+    )
+    .await?;
     let pm = postmortem::from_paste(&paste, &report);
     Ok(render(&form_page(&state, &pm, None, Notice::None)))
 }
@@ -326,10 +332,7 @@ fn saved_json(saved: &Saved, status: StatusCode) -> Response {
     if let Ok(location) = HeaderValue::from_str(&format!("/incidents/{}", saved.id)) {
         response.headers_mut().insert(header::LOCATION, location);
     }
-    if let Ok(etag) = HeaderValue::from_str(&saved.etag) {
-        response.headers_mut().insert(header::ETAG, etag);
-    }
-    response
+    super::with_etag(response, Some(&saved.etag))
 }
 
 /// `POST /api/incidents`: 201 with `Location` and the stored document.

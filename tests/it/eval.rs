@@ -499,7 +499,8 @@ fn same_value(field: &str, expected: &str, got: &str) -> bool {
 }
 
 fn env_figures(dir: &str) -> EnvFigures {
-    let root = library_copy_with_stacks();
+    // The shipped library with its stacks and compat rules: what `lore env` judges by.
+    let root = crate::support::library_copy();
     let library = lore::library::Library::load(root.path()).unwrap();
     let mut figures = EnvFigures::default();
     let folder = repo_root().join("eval").join(dir);
@@ -558,11 +559,6 @@ fn env_figures(dir: &str) -> EnvFigures {
         }
     }
     figures
-}
-
-/// A copy of the shipped library with its stacks and compat rules (what `lore env` judges by).
-fn library_copy_with_stacks() -> tempfile::TempDir {
-    crate::support::library_copy()
 }
 
 #[test]
