@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long, default_value_t = 10, value_name = "N")]
     limit: usize,
     /// Only runbooks or only incidents
-    #[arg(long, value_parser = ["runbook", "incident", "stack"])]
+    #[arg(long, value_parser = ["runbook", "incident", "stack", "compat"])]
     kind: Option<String>,
 }
 

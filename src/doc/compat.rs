@@ -13,8 +13,9 @@ use super::frontmatter::split_front_matter;
 use super::stack::{FieldKind, check_value, field_kind};
 use super::{Diagnostic, Problems, is_valid_id};
 
-/// Fields a rule may read beyond a stack's vocabulary.
-const EXTRA_FIELDS: &[&str] = &["driver_cuda", "kernel_module"];
+/// Fields a rule may read beyond a stack's vocabulary: the highest CUDA the driver supports, the
+/// loaded kernel module, and the architectures a framework build carries (`sm_80 sm_86 ...`).
+const EXTRA_FIELDS: &[&str] = &["driver_cuda", "kernel_module", "arch_list"];
 
 /// Facts older than this are warned about: vendors' tables move.
 pub const REVIEW_DAYS: i64 = 180;
@@ -28,13 +29,74 @@ pub struct Compat {
     pub body: String,
 }
 
-/// The kinds of rule this build evaluates.
+/// The kinds of rule this build evaluates. Every kind but `equal` and `not-older-than` looks a
+/// row up by the value of the first `by` field the fingerprint has: the most specific row whose
+/// key is a version prefix of it (`12` takes 12.4), or equal to it for a word (`open`), or `*`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RuleKind {
-    /// `of` must be at least the row's `min`, the row looked up by the version in the first of
-    /// the `by` fields the fingerprint has (the most specific row whose key is a prefix of it).
+    /// `of` must be at least the row's `min`.
     MinimumVersion,
+    /// `of` must be within the row's `min` and `max` (either may be left out); `max` counts at
+    /// its own precision (`max: "580"` admits 580.95.05: a last driver branch).
+    Range,
+    /// `of` must be one of the row's `values` (`open`).
+    Member,
+    /// `of` must equal `by` as versions (fabric manager and driver).
+    Equal,
+    /// `of` must not be older than `by`, compared at the precision of `of` (a driver that
+    /// supports CUDA 12.2 and a toolkit 12.4.131: 12.2 < 12.4).
+    NotOlderThan,
+    /// A pair that was reported bad: `of` within the row's `min`..`max` on a `by` the row's key
+    /// takes. Never passes silently, never a violation unless the row is documented.
+    BadPair,
+}
+
+impl RuleKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleKind::MinimumVersion => "minimum-version",
+            RuleKind::Range => "range",
+            RuleKind::Member => "member",
+            RuleKind::Equal => "equal",
+            RuleKind::NotOlderThan => "not-older-than",
+            RuleKind::BadPair => "bad-pair",
+        }
+    }
+
+    /// The kinds that compare two fields of the paste and read no row value.
+    pub fn compares_fields(self) -> bool {
+        matches!(self, RuleKind::Equal | RuleKind::NotOlderThan)
+    }
+}
+
+/// What a broken documented row counts as: most rules are violations, but a rule that states a
+/// limit (minor-version compatibility cannot JIT newer PTX) is a risk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    #[default]
+    Violation,
+    Risk,
+}
+
+/// When the rule's verdict does not hold as written: every field of `when` is in the paste and
+/// matches (`*`: any value; a version: as a prefix; a word: equal), and then a broken rule is
+/// `level` instead, with `message` added.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exception {
+    pub when: BTreeMap<String, String>,
+    pub level: ExceptionLevel,
+    pub message: String,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ExceptionLevel {
+    Ok,
+    Risk,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,9 +111,15 @@ pub enum Authority {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Row {
-    /// A version prefix of the `by` field (`12` covers 12.0 .. 12.9; `10.2` only 10.2).
+    /// A version prefix of the `by` field (`12` covers 12.0 .. 12.9; `10.2` only 10.2), a word
+    /// it must equal (`open`), or `*` for any value.
     pub key: String,
-    pub min: String,
+    #[serde(default)]
+    pub min: Option<String>,
+    #[serde(default)]
+    pub max: Option<String>,
+    #[serde(default)]
+    pub values: Vec<String>,
     pub source: String,
     pub authority: Authority,
     pub reviewed_at: NaiveDate,
@@ -64,13 +132,20 @@ pub struct Row {
 pub struct Rule {
     pub id: String,
     pub kind: RuleKind,
-    /// What the rule says, for a finding (`{by}`, `{key}`, `{min}`, `{of}`, `{value}` are filled).
+    /// What a broken documented row counts as (default `violation`).
+    #[serde(default)]
+    pub severity: Severity,
+    /// What the rule says, for a finding (`{by}`, `{key}`, `{min}`, `{max}`, `{values}`, `{of}`,
+    /// `{value}` are filled).
     pub message: String,
     /// The fields to compare against the row's minimum, first present wins.
     pub of: Vec<String>,
     /// The fields whose version picks the row, first present wins.
     pub by: Vec<String>,
     pub rows: Vec<Row>,
+    /// Explicit exceptions, tried in order when the rule is broken.
+    #[serde(default)]
+    pub exceptions: Vec<Exception>,
     /// Fingerprints (field: value) the rule must accept.
     #[serde(default)]
     pub examples: Vec<BTreeMap<String, String>>,
@@ -138,9 +213,65 @@ fn parse_inner(path: &Path, text: &str, problems: &mut Problems) -> Option<Compa
         if rule.of.is_empty() || rule.by.is_empty() || rule.rows.is_empty() {
             problems.error(0, format!("rule `{}` needs `of`, `by` and rows", rule.id));
         }
+        for exception in &rule.exceptions {
+            for field in exception.when.keys() {
+                if !known_field(field) {
+                    problems.error(
+                        0,
+                        format!(
+                            "rule `{}`: exception field `{field}` is not a field",
+                            rule.id
+                        ),
+                    );
+                }
+            }
+            if exception.when.is_empty() || !exception.source.starts_with("https://") {
+                problems.error(
+                    0,
+                    format!(
+                        "rule `{}`: an exception needs `when` and an https source",
+                        rule.id
+                    ),
+                );
+            }
+        }
+        let by_is_version = rule.by.first().is_some_and(|f| {
+            matches!(field_kind(f), Some(FieldKind::Version)) || EXTRA_FIELDS.contains(&f.as_str())
+        });
         for row in &rule.rows {
-            for (what, value) in [("key", &row.key), ("min", &row.min)] {
-                if let Err(why) = check_value(FieldKind::Version, value) {
+            let needs = match rule.kind {
+                RuleKind::MinimumVersion => row.min.is_some(),
+                RuleKind::Range | RuleKind::BadPair => row.min.is_some() || row.max.is_some(),
+                RuleKind::Member => !row.values.is_empty(),
+                RuleKind::Equal | RuleKind::NotOlderThan => row.key == "*",
+            };
+            if !needs {
+                problems.error(
+                    0,
+                    format!(
+                        "rule `{}`: row `{}` lacks what a {} rule reads ({})",
+                        rule.id,
+                        row.key,
+                        rule.kind.as_str(),
+                        match rule.kind {
+                            RuleKind::MinimumVersion => "min",
+                            RuleKind::Range | RuleKind::BadPair => "min or max",
+                            RuleKind::Member => "values",
+                            RuleKind::Equal | RuleKind::NotOlderThan => "one row with key `*`",
+                        }
+                    ),
+                );
+            }
+            if row.key != "*"
+                && by_is_version
+                && let Err(why) = check_value(FieldKind::Version, &row.key)
+            {
+                problems.error(0, format!("rule `{}`: row key {why}", rule.id));
+            }
+            for (what, value) in [("min", &row.min), ("max", &row.max)] {
+                if let Some(value) = value
+                    && let Err(why) = check_value(FieldKind::Version, value)
+                {
                     problems.error(0, format!("rule `{}`: row {what} {why}", rule.id));
                 }
             }
@@ -166,7 +297,7 @@ fn parse_inner(path: &Path, text: &str, problems: &mut Problems) -> Option<Compa
         }
         for example in rule.examples.iter().chain(&rule.counterexamples) {
             for field in example.keys() {
-                if !known_field(field) {
+                if !known_field(field) && field != "level" {
                     problems.error(
                         0,
                         format!("rule `{}`: example field `{field}` is not a field", rule.id),

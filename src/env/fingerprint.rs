@@ -265,6 +265,29 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         rule(r"^nvidia-nccl-cu\d+\s*(?:==|\s)\s*{V}", "nccl", "pip"),
         rule(r"^nvidia-cudnn-cu\d+\s*(?:==|\s)\s*{V}", "cudnn", "pip"),
+        // The GPU's compute capability, as PyTorch and deviceQuery print it, and the
+        // architectures a PyTorch build carries (what a paste prints beats any table).
+        rule(
+            r"with CUDA capability sm_(?P<v>\d{2,3})[a-z]? is not compatible",
+            "cc_sm",
+            "PyTorch",
+        ),
+        rule(
+            r"CUDA Capability Major/Minor version number:\s*{V}",
+            "cc",
+            "deviceQuery",
+        ),
+        rule(
+            r"current PyTorch install(?:ation)? supports CUDA capabilities (?P<v>sm_\d+[a-z]?(?:\s+(?:sm|compute)_\d+[a-z]?)*)",
+            "arch_list",
+            "PyTorch",
+        ),
+        // Forward compatibility, installed.
+        rule(
+            r"^(?:ii\s+)?cuda-compat-(?P<v>\d+-\d+)\b",
+            "cuda_compat_dashed",
+            "packages",
+        ),
         // NCCL and fabric manager logs.
         rule(r"NCCL INFO NCCL version {V}", "nccl", "NCCL log"),
         rule(
@@ -333,6 +356,12 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             {
                 let (field, value) = match rule.field {
                     "torch" => ("framework", format!("torch {}", v.as_str())),
+                    "cc_sm" => {
+                        let sm = v.as_str();
+                        let (major, minor) = sm.split_at(sm.len() - 1);
+                        ("cc", format!("{major}.{minor}"))
+                    }
+                    "cuda_compat_dashed" => ("cuda_compat", v.as_str().replace('-', ".")),
                     "driver_cuda_number" => {
                         let n: u64 = v.as_str().parse().unwrap_or(0);
                         ("driver_cuda", format!("{}.{}", n / 1000, (n % 1000) / 10))
@@ -342,16 +371,145 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                 fp.add(field, &value, n as u64 + 1, rule.source);
             }
         }
-        if line.contains("Open Kernel Module") {
+        if line.contains("NVIDIA UNIX") && line.contains("Kernel Module") {
+            let flavor = if line.contains("Open Kernel Module") {
+                "open"
+            } else {
+                "proprietary"
+            };
             fp.add(
                 "driver_flavor",
-                "open",
+                flavor,
                 n as u64 + 1,
                 "/proc/driver/nvidia/version",
             );
         }
     }
+    fp.derive();
     fp
+}
+
+/// Compute capability by GPU name, as NVIDIA's CUDA GPUs page lists it
+/// (https://developer.nvidia.com/cuda-gpus, reviewed 2026-12-01). A name is a whole word of the
+/// model (`A10` is not `A100`); the first entry that fits wins, so longer names come first.
+const CC_BY_NAME: &[(&str, &str)] = &[
+    ("gb300", "10.3"),
+    ("b300", "10.3"),
+    ("gb200", "10.0"),
+    ("b200", "10.0"),
+    ("b100", "10.0"),
+    ("rtx pro 6000 blackwell", "12.0"),
+    ("rtx 5090", "12.0"),
+    ("rtx 5080", "12.0"),
+    ("rtx 5070", "12.0"),
+    ("rtx 5060", "12.0"),
+    ("gh200", "9.0"),
+    ("h200", "9.0"),
+    ("h100", "9.0"),
+    ("h800", "9.0"),
+    ("h20", "9.0"),
+    ("l40s", "8.9"),
+    ("l40", "8.9"),
+    ("l20", "8.9"),
+    ("l4", "8.9"),
+    ("rtx 6000 ada", "8.9"),
+    ("rtx 4090", "8.9"),
+    ("rtx 4080", "8.9"),
+    ("rtx 4070", "8.9"),
+    ("rtx 4060", "8.9"),
+    ("a100", "8.0"),
+    ("a800", "8.0"),
+    ("a30", "8.0"),
+    ("a10g", "8.6"),
+    ("a10", "8.6"),
+    ("a40", "8.6"),
+    ("a16", "8.6"),
+    ("a2", "8.6"),
+    ("rtx a6000", "8.6"),
+    ("rtx a5000", "8.6"),
+    ("rtx a4000", "8.6"),
+    ("rtx 3090", "8.6"),
+    ("rtx 3080", "8.6"),
+    ("rtx 3070", "8.6"),
+    ("rtx 3060", "8.6"),
+    ("rtx 3050", "8.6"),
+    ("t4", "7.5"),
+    ("titan rtx", "7.5"),
+    ("quadro rtx 8000", "7.5"),
+    ("quadro rtx 6000", "7.5"),
+    ("rtx 2080", "7.5"),
+    ("rtx 2070", "7.5"),
+    ("rtx 2060", "7.5"),
+    ("gtx 1660", "7.5"),
+    ("gtx 1650", "7.5"),
+    ("v100", "7.0"),
+    ("titan v", "7.0"),
+    ("p100", "6.0"),
+    ("p40", "6.1"),
+    ("p4", "6.1"),
+    ("titan xp", "6.1"),
+    ("gtx 1080", "6.1"),
+    ("gtx 1070", "6.1"),
+    ("gtx 1060", "6.1"),
+    ("gtx 1050", "6.1"),
+    ("m60", "5.2"),
+    ("m40", "5.2"),
+    ("gtx 980", "5.2"),
+    ("gtx 970", "5.2"),
+    ("gtx 960", "5.2"),
+    ("gtx 750", "5.0"),
+    ("k80", "3.7"),
+    ("k40", "3.5"),
+    ("k20", "3.5"),
+];
+
+/// The compute capability NVIDIA lists for a GPU name, `None` for a name not in the table.
+pub fn cc_of_gpu(name: &str) -> Option<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    let word = |at: usize, len: usize| {
+        let before = lower[..at].chars().next_back();
+        let after = lower[at + len..].chars().next();
+        before.is_none_or(|c| !c.is_ascii_alphanumeric())
+            && after.is_none_or(|c| !c.is_ascii_alphanumeric())
+    };
+    CC_BY_NAME.iter().find_map(|(model, cc)| {
+        lower
+            .match_indices(model)
+            .any(|(at, m)| word(at, m.len()))
+            .then_some(*cc)
+    })
+}
+
+impl Fingerprint {
+    /// Fields that follow from others when the paste does not print them: the compute
+    /// capability from the GPU's name, the CUDA a PyTorch wheel was built with from its tag.
+    fn derive(&mut self) {
+        if self.get("cc").is_none()
+            && let Some(gpu) = self.get("gpu").cloned()
+            && let Some(cc) = cc_of_gpu(&gpu.value)
+        {
+            self.add(
+                "cc",
+                cc,
+                gpu.line,
+                "GPU name (NVIDIA's compute capability table)",
+            );
+        }
+        if self.get("cuda_runtime").is_none()
+            && let Some(framework) = self.get("framework").cloned()
+            && let Some(tag) = framework.value.split("+cu").nth(1)
+            && tag.len() >= 3
+            && tag.bytes().all(|b| b.is_ascii_digit())
+        {
+            let (major, minor) = tag.split_at(tag.len() - 1);
+            self.add(
+                "cuda_runtime",
+                &format!("{major}.{minor}"),
+                framework.line,
+                "PyTorch wheel tag",
+            );
+        }
+    }
 }
 
 #[cfg(test)]
@@ -454,5 +612,33 @@ gpu-a100-23:48121:48121 [0] NCCL INFO NCCL version 2.14.3+cuda11.7\n";
         assert_eq!(value("framework"), "torch 1.13.1");
         assert_eq!(value("nccl"), "2.19.3");
         assert_eq!(fp.conflicts.len(), 1, "pip's NCCL and the log's differ");
+    }
+
+    #[test]
+    fn compute_capability_flavor_and_what_follows() {
+        let warning = of(b"UserWarning: NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\nThe current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.\n");
+        assert_eq!(warning.get("cc").unwrap().value, "12.0");
+        assert_eq!(
+            warning.get("arch_list").unwrap().value,
+            "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"
+        );
+        assert_eq!(cc_of_gpu("A100-SXM4-80GB"), Some("8.0"));
+        assert_eq!(cc_of_gpu("NVIDIA A10"), Some("8.6"));
+        assert_eq!(cc_of_gpu("H100 80GB HBM3"), Some("9.0"));
+        assert_eq!(cc_of_gpu("Tesla L4"), Some("8.9"));
+        assert_eq!(cc_of_gpu("GeForce GTX 1080 Ti"), Some("6.1"));
+        assert_eq!(cc_of_gpu("Radeon"), None);
+        let smi = of(b"| NVIDIA-SMI 550.54.15   Driver Version: 550.54.15   CUDA Version: 12.4 |\n|   0  Tesla V100-SXM2-16GB  On   | 00000000:07:00.0 Off |   0 |\nPyTorch version: 2.3.1+cu121\n");
+        assert_eq!(smi.get("cc").unwrap().value, "7.0");
+        assert_eq!(smi.get("cuda_runtime").unwrap().value, "12.1");
+        assert_eq!(smi.get("cuda_runtime").unwrap().source, "PyTorch wheel tag");
+        let proprietary = of(b"NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.86.01  Wed Jul 26 23:01:50 UTC 2023\n");
+        assert_eq!(
+            proprietary.get("driver_flavor").unwrap().value,
+            "proprietary"
+        );
+        let compat =
+            of(b"ii  cuda-compat-12-4   550.54.15-1   amd64   CUDA Compatibility Platform\n");
+        assert_eq!(compat.get("cuda_compat").unwrap().value, "12.4");
     }
 }

@@ -170,6 +170,9 @@ pub fn assess(
             }
         }
     }
+    if let Some(finding) = arch_list_finding(fp) {
+        findings.push(finding);
+    }
     let driver = fp.get("driver");
     let module = fp.get("kernel_module");
     // The user-space driver must be the loaded kernel module's version: the module refuses any
@@ -247,6 +250,54 @@ pub fn assess(
         findings,
         stacks: match_stacks(fp, stacks),
     }
+}
+
+const BINARY_COMPATIBILITY: &str =
+    "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#binary-compatibility";
+
+/// A framework build's printed architecture list against the GPU: code for sm_X.y runs on
+/// sm_X.z when z ≥ y, and PTX (`compute_XY`) is compiled for any newer GPU.
+fn arch_list_finding(fp: &Fingerprint) -> Option<Finding> {
+    let list = fp.get("arch_list")?;
+    let cc = fp.get("cc")?;
+    let number = |s: &str| -> Option<(u64, u64)> {
+        let digits: String = s.chars().take_while(|c| c.is_ascii_digit()).collect();
+        let (major, minor) = digits.split_at(digits.len().checked_sub(1)?);
+        Some((major.parse().ok()?, minor.parse().ok()?))
+    };
+    let mut parts = cc.value.split('.');
+    let gpu = (
+        parts.next()?.parse::<u64>().ok()?,
+        parts
+            .next()
+            .and_then(|m| m.parse::<u64>().ok())
+            .unwrap_or(0),
+    );
+    let runs = list.value.split_whitespace().any(|arch| {
+        if let Some(sm) = arch.strip_prefix("sm_") {
+            number(sm).is_some_and(|(major, minor)| major == gpu.0 && minor <= gpu.1)
+        } else if let Some(ptx) = arch.strip_prefix("compute_") {
+            number(ptx).is_some_and(|code| code <= gpu)
+        } else {
+            false
+        }
+    });
+    Some(Finding {
+        rule: "framework-arch-list".into(),
+        level: if runs { Level::Ok } else { Level::Violation },
+        message: if runs {
+            format!(
+                "the build's architectures ({}) include code that runs on compute capability {}",
+                list.value, cc.value
+            )
+        } else {
+            format!(
+                "the build carries code for {} only (line {}), none of which runs on this GPU of compute capability {} (line {}): \"no kernel image is available\"; install a build for this architecture",
+                list.value, list.line, cc.value, cc.line
+            )
+        },
+        source: BINARY_COMPATIBILITY.into(),
+    })
 }
 
 /// The assessment of a paste that shows at least two fields (a log with one stray version in it

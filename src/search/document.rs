@@ -1,6 +1,7 @@
 //! What the index holds of a runbook, an incident or a stack: one entry for the whole file and one per
 //! section, in plain text.
 
+use crate::doc::compat::Compat;
 use crate::doc::markdown::{Section, plain_text};
 use crate::doc::{Incident, Runbook, Stack};
 use crate::format::first_chars;
@@ -112,6 +113,50 @@ impl IndexDoc {
             summary,
             severity: String::new(),
             date: stack.tested_at.map(|d| d.to_string()),
+            body,
+            sections,
+            examples: Vec::new(),
+            extra,
+        }
+    }
+
+    /// A compatibility family: its title, its prose, and every rule's id, message and rows
+    /// (keys, bounds, notes and sources) as searchable words, so `R580 Pascal`, `fabric manager`
+    /// or `open kernel modules` finds the rule that says so.
+    pub fn from_compat(compat: &Compat) -> IndexDoc {
+        let (body, sections) = plain_text(&compat.body);
+        let summary = sections
+            .first()
+            .map(|s| first_chars(&s.text, 300))
+            .unwrap_or_default();
+        let mut extra = Vec::new();
+        for rule in &compat.rules {
+            extra.push(rule.id.replace('-', " "));
+            extra.push(rule.message.clone());
+            extra.push(format!("{} {}", rule.by.join(" "), rule.of.join(" ")));
+            for row in &rule.rows {
+                let mut words = vec![row.key.clone()];
+                words.extend(row.min.iter().cloned());
+                words.extend(row.max.iter().cloned());
+                words.extend(row.values.iter().cloned());
+                words.push(row.note.clone());
+                words.push(row.source.clone());
+                extra.push(words.join(" "));
+            }
+            for exception in &rule.exceptions {
+                extra.push(exception.message.clone());
+            }
+        }
+        IndexDoc {
+            kind: "compat",
+            id: compat.id.clone(),
+            path: compat.path.to_string_lossy().into_owned(),
+            title: compat.title.clone(),
+            aliases: Vec::new(),
+            tags: Vec::new(),
+            summary,
+            severity: String::new(),
+            date: None,
             body,
             sections,
             examples: Vec::new(),

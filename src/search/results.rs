@@ -150,6 +150,7 @@ impl SearchIndex {
         let folder = match kind.as_str() {
             "incident" => "incidents",
             "stack" => "stacks",
+            "compat" => "compat",
             _ => "runbooks",
         };
         let url = match &anchor {

@@ -10,7 +10,7 @@ use tantivy::tokenizer::TextAnalyzer;
 use super::tokenizer;
 
 /// Bump when the schema, the tokenizer or what is indexed changes: old indexes are rebuilt.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// The fields of the schema, kept from the builder (tantivy idiom).
 #[derive(Debug, Clone, Copy)]

@@ -341,8 +341,8 @@ impl SearchIndex {
                         Some(Document::Runbook(r)) => Some(IndexDoc::from_runbook(&r)),
                         Some(Document::Incident(i)) => Some(IndexDoc::from_incident(&i)),
                         Some(Document::Stack(s)) => Some(IndexDoc::from_stack(&s)),
-                        // Compatibility tables are rules, not reading: not in the index.
-                        Some(Document::Compat(_)) | None => None,
+                        Some(Document::Compat(c)) => Some(IndexDoc::from_compat(&c)),
+                        None => None,
                     };
                     if let Some(doc) = doc {
                         self.add(writer, &doc)?;

@@ -59,9 +59,12 @@ pub async fn search(
     }
     let kind = params.kind.filter(|k| !k.is_empty());
     if let Some(k) = &kind
-        && !["runbook", "incident", "stack"].contains(&k.as_str())
+        && !["runbook", "incident", "stack", "compat"].contains(&k.as_str())
     {
-        return Err(WebError::BadRequest("kind is `runbook`, `incident` or `stack`".into()).into());
+        return Err(WebError::BadRequest(
+            "kind is `runbook`, `incident`, `stack` or `compat`".into(),
+        )
+        .into());
     }
     let results = run_search(&state, params.q, params.limit.unwrap_or(10), kind).await?;
     Ok(Json(results).into_response())

@@ -243,14 +243,40 @@ pub async fn compat_page(
             .iter()
             .map(|r| super::views::CompatRuleView {
                 id: r.id.clone(),
-                reads: format!("{} against {}", r.by.join(" or "), r.of.join(" or ")),
+                reads: format!(
+                    "{}: the row is picked by {}; it judges {}{}",
+                    r.kind.as_str(),
+                    r.by.join(" or "),
+                    r.of.join(" or "),
+                    if r.severity == crate::doc::compat::Severity::Risk {
+                        " (a broken row is a risk)"
+                    } else {
+                        ""
+                    }
+                ),
+                exceptions: r
+                    .exceptions
+                    .iter()
+                    .map(|e| {
+                        (
+                            e.when
+                                .iter()
+                                .map(|(k, v)| format!("{k}: {v}"))
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                            format!("{:?}", e.level).to_lowercase(),
+                            e.message.clone(),
+                            e.source.clone(),
+                        )
+                    })
+                    .collect(),
                 rows: r
                     .rows
                     .iter()
                     .map(|row| {
                         (
                             row.key.clone(),
-                            row.min.clone(),
+                            requirement(r.kind, row),
                             format!("{:?}", row.authority).to_lowercase(),
                             row.reviewed_at.to_string(),
                             row.source.clone(),
@@ -263,6 +289,25 @@ pub async fn compat_page(
         body_html: to_html(&compat.body),
         path: compat.path.display().to_string(),
     }))
+}
+
+/// What a row asks of the paste, in words a reader checks against the source.
+fn requirement(kind: crate::doc::compat::RuleKind, row: &crate::doc::compat::Row) -> String {
+    use crate::doc::compat::RuleKind;
+    let range = match (&row.min, &row.max) {
+        (Some(min), Some(max)) if min == max => min.clone(),
+        (Some(min), Some(max)) => format!("{min} .. {max}"),
+        (Some(min), None) => format!("≥ {min}"),
+        (None, Some(max)) => format!("≤ {max}"),
+        (None, None) => String::new(),
+    };
+    match kind {
+        RuleKind::MinimumVersion | RuleKind::Range => range,
+        RuleKind::Member => format!("one of {}", row.values.join(", ")),
+        RuleKind::Equal => "equal".into(),
+        RuleKind::NotOlderThan => "not older".into(),
+        RuleKind::BadPair => format!("bad: {range}"),
+    }
 }
 
 #[derive(Deserialize)]

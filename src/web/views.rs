@@ -320,8 +320,10 @@ pub struct CompatRuleView {
     pub id: String,
     /// Which fields pick the row and which are compared.
     pub reads: String,
-    /// `(key, min, authority, reviewed_at, source, note)`.
+    /// `(key, requirement, authority, reviewed_at, source, note)`.
     pub rows: Vec<(String, String, String, String, String, String)>,
+    /// `(when, level, message, source)` of each exception.
+    pub exceptions: Vec<(String, String, String, String)>,
 }
 
 #[derive(Template)]
