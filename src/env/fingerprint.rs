@@ -288,6 +288,21 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "cuda_compat_dashed",
             "packages",
         ),
+        // Ollama's GPU discovery: `library=cuda ... compute=7.5 driver=12.1 name="NVIDIA ..."`,
+        // where `driver` is the CUDA the driver supports.
+        rule(
+            r#"library=cuda\b.*\bname="(?:NVIDIA )?(?P<v>[^"]+)""#,
+            "gpu",
+            "ollama",
+        ),
+        rule(r"library=cuda\b.*\bcompute={V}", "cc", "ollama"),
+        rule(r"library=cuda\b.*\bdriver={V}", "driver_cuda", "ollama"),
+        // The install command a report quotes.
+        rule(
+            r"pip3? install\b.*\btorch==(?P<v>\d+\.\d+(?:\.\d+)*(?:\+\w+)?)",
+            "torch",
+            "pip install",
+        ),
         // NCCL and fabric manager logs.
         rule(r"NCCL INFO NCCL version {V}", "nccl", "NCCL log"),
         rule(
