@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod doc;
+pub mod doctor;
 pub mod env;
 pub mod export;
 pub mod format;

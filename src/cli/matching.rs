@@ -70,15 +70,24 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
         let report = matcher.report(scanner.finish(), args.top, started);
         (report, environment.join().unwrap_or(None))
     });
+    // A `lore doctor` bundle also gets the doctor's checks.
+    let doctor = crate::doctor::bundle_checks(&head);
     output::print(|out| {
         if args.json {
             let mut value = serde_json::to_value(&report)?;
             if let Some(environment) = &environment {
                 value["environment"] = serde_json::to_value(environment)?;
             }
+            if let Some(doctor) = &doctor {
+                value["checks"] = serde_json::to_value(&doctor.checks)?;
+                value["collected"] = serde_json::to_value(&doctor.collected)?;
+            }
             serde_json::to_writer(&mut *out, &value)?;
             writeln!(out)?;
         } else {
+            if let Some(doctor) = &doctor {
+                print_checks(&mut *out, &doctor.checks, Style::for_stdout())?;
+            }
             print_human(&mut *out, &report, Style::for_stdout())?;
             if let Some(environment) = &environment {
                 print_environment(&mut *out, environment, Style::for_stdout())?;
@@ -116,6 +125,35 @@ fn read_ahead(mut reader: Box<dyn Read + Send>) -> std::sync::mpsc::Receiver<io:
         }
     });
     rx
+}
+
+/// A bundle's failed and warning checks, before the causes.
+fn print_checks(
+    out: &mut impl Write,
+    checks: &[crate::doctor::Check],
+    style: Style,
+) -> io::Result<()> {
+    use crate::doctor::CheckLevel;
+    let bad: Vec<_> = checks
+        .iter()
+        .filter(|c| c.level >= CheckLevel::Warn)
+        .collect();
+    writeln!(
+        out,
+        "{} {} of {} checks failed or warn (lore doctor --from FILE shows them all)",
+        style.bold("Checks:"),
+        bad.len(),
+        checks.len()
+    )?;
+    for c in bad {
+        let level = if c.level == CheckLevel::Fail {
+            style.error("FAIL")
+        } else {
+            style.warning("WARN")
+        };
+        writeln!(out, "   {level} {}: {}", c.id, c.message)?;
+    }
+    writeln!(out)
 }
 
 /// How much of the input is read for its environment.

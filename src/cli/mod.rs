@@ -2,6 +2,7 @@
 //! a file with its arguments and a `run` that returns the exit code.
 
 mod check;
+mod doctor;
 mod env;
 mod export;
 mod index;
@@ -48,6 +49,8 @@ enum Command {
     Learn(learn::Args),
     /// Read the versions in a paste (nvidia-smi, collect_env, package lists) and judge them
     Env(env::Args),
+    /// Collect this node's evidence (read-only, bounded in time) and answer it
+    Doctor(doctor::Args),
     /// Update the search index (only changed files), or rebuild it
     Index(index::Args),
     /// Export the signatures for node-problem-detector, Loki or Sigma
@@ -68,6 +71,7 @@ pub fn main() -> ExitCode {
         Command::New(args) => new::run(&root, args),
         Command::Learn(args) => learn::run(&root, args),
         Command::Env(args) => env::run(&root, args),
+        Command::Doctor(args) => doctor::run(&root, args),
         Command::Index(args) => index::run(&root, args),
         Command::Export(args) => export::run(&root, args),
         Command::Watch(args) => watch::run(&root, args),

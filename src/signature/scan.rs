@@ -611,6 +611,10 @@ fn examine(engine: &Engine, buf: &[u8], candidate: &Candidate) -> Examined {
         unexplained: None,
     };
     let raw = &buf[candidate.start..candidate.end];
+    // A `lore doctor` bundle's section markers name commands, never failures.
+    if crate::doctor::bundle::is_marker(raw) {
+        return examined;
+    }
     // Lines that only carry an error word are common (every driver banner says NVRM): settle the
     // harmless ones before paying for cleaning.
     if candidate.sigs.is_empty() && BENIGN_BYTES.is_match(raw) {

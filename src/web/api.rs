@@ -39,10 +39,17 @@ pub async fn match_log(
         (body.bytes.to_vec(), params.top)
     };
     let snapshot = state.snapshot();
+    let doctor = crate::doctor::bundle_checks(&text);
     let (report, environment, _) =
         run_match(&snapshot, text, top, super::Environment::Read).await?;
     let mut value =
         serde_json::to_value(&report).map_err(|e| WebError::Internal(anyhow::Error::new(e)))?;
+    if let Some(doctor) = doctor {
+        value["checks"] = serde_json::to_value(&doctor.checks)
+            .map_err(|e| WebError::Internal(anyhow::Error::new(e)))?;
+        value["collected"] = serde_json::to_value(&doctor.collected)
+            .map_err(|e| WebError::Internal(anyhow::Error::new(e)))?;
+    }
     if let Some(environment) = environment {
         value["environment"] = serde_json::to_value(&environment)
             .map_err(|e| WebError::Internal(anyhow::Error::new(e)))?;

@@ -3,6 +3,7 @@
 
 mod api;
 mod assets;
+mod collect;
 mod error;
 mod extract;
 mod form;
@@ -81,6 +82,7 @@ pub fn router(state: AppState) -> Router {
         .route("/stacks/{id}", get(stacks::page))
         .route("/compat/{family}", get(stacks::compat_page))
         .route("/healthz", get(api::healthz))
+        .route("/collect.sh", get(collect::script))
         .route("/static/{name}", get(assets::serve))
         .nest("/api", api)
         .fallback(pages::not_found)

@@ -306,6 +306,17 @@ pub struct StackRow {
 }
 
 #[derive(Template)]
+#[template(path = "collect.html")]
+pub struct CollectPage {
+    pub layout: Layout,
+    pub sha256: String,
+    pub lines: usize,
+    /// `(id, command, timeout in seconds, conditions)`.
+    pub steps: Vec<(String, String, u32, String)>,
+    pub script: String,
+}
+
+#[derive(Template)]
 #[template(path = "compat.html")]
 pub struct CompatPage {
     pub layout: Layout,
