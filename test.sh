@@ -11,9 +11,11 @@ python3 -c 'import sigma.collection' 2>/dev/null || python3 -m pip install --qui
 
 # The browser tests drive Debian's Chromium through chromedriver; CJK fonts make the screenshots
 # readable.
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! fc-list 2>/dev/null | grep -qi cjk; then
+# The doctor's tests run /collect.sh under dash and busybox sh, and drop root with setpriv.
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! fc-list 2>/dev/null | grep -qi cjk \
+  || ! command -v dash >/dev/null || ! command -v busybox >/dev/null || ! command -v setpriv >/dev/null; then
   apt-get update -qq
-  apt-get install -y -qq chromium chromium-driver fonts-noto-cjk >/dev/null
+  apt-get install -y -qq chromium chromium-driver fonts-noto-cjk dash busybox util-linux >/dev/null
 fi
 
 cargo fmt --check

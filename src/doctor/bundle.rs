@@ -41,8 +41,10 @@ impl Section {
 
     /// The step ran to its end and succeeded: its output can be trusted as an answer (a step
     /// that failed still has its output in the bundle, for the signatures).
+    /// An empty output with a failing status is an answer too: `lsmod | grep nvidia` that finds
+    /// nothing.
     pub fn ran(&self) -> bool {
-        self.skipped.is_none() && self.rc.unwrap_or(0) == 0
+        self.skipped.is_none() && (self.rc.unwrap_or(0) == 0 || self.text.trim().is_empty())
     }
 }
 

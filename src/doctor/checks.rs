@@ -142,8 +142,42 @@ fn module_loaded(modules: &Section, name: &str) -> Option<(u64, String)> {
     lines_matching(modules, move |l| l.split_whitespace().next() == Some(name)).next()
 }
 
+/// Lines anywhere in the bundle that contain `needle`.
+fn anywhere(bundle: &Bundle, needle: &str) -> Option<(u64, String)> {
+    bundle
+        .sections
+        .iter()
+        .flat_map(|s| s.lines())
+        .find(|(_, l)| l.contains(needle))
+        .map(|(n, l)| (n, l.to_string()))
+}
+
 fn driver_loaded(bundle: &Bundle) -> Check {
     let Some(modules) = ran(bundle, "modules.loaded") else {
+        // Without the module list: /proc says a module is loaded, or nvidia-smi says it cannot
+        // reach one.
+        if let Some(line) = ran(bundle, "driver.proc")
+            .and_then(|s| lines_matching(s, |l| l.starts_with("NVRM version:")).next())
+        {
+            return check(
+                "driver-loaded",
+                CheckLevel::Ok,
+                "the nvidia kernel module is loaded (/proc/driver/nvidia/version)",
+                None,
+            )
+            .with([line]);
+        }
+        if let Some(line) = anywhere(bundle, "couldn't communicate with the NVIDIA driver")
+            .or_else(|| anywhere(bundle, "Module nvidia not found"))
+        {
+            return check(
+                "driver-loaded",
+                CheckLevel::Fail,
+                "no nvidia kernel module is loaded: nvidia-smi cannot reach the driver (see why in the kernel log: a module not built for this kernel, Secure Boot, nouveau)",
+                Some("driver-not-loaded"),
+            )
+            .with([line]);
+        }
         return check(
             "driver-loaded",
             CheckLevel::Unknown,
@@ -330,6 +364,17 @@ fn running_kernel(bundle: &Bundle, fp: &Fingerprint) -> Vec<String> {
 }
 
 fn dkms(bundle: &Bundle, fp: &Fingerprint) -> Check {
+    // modprobe looks in /lib/modules/<running kernel>: "not found" means no module was built
+    // or installed for this kernel, whatever DKMS says.
+    if let Some(line) = anywhere(bundle, "Module nvidia not found") {
+        return check(
+            "dkms-built",
+            CheckLevel::Fail,
+            "there is no nvidia module for the running kernel (modprobe: Module nvidia not found): after a kernel update DKMS did not build it, or the driver was installed for another kernel",
+            Some("dkms-build-failed"),
+        )
+        .with([line]);
+    }
     let Some(status) = ran(bundle, "dkms.status") else {
         return check("dkms-built", CheckLevel::Ok, "", None);
     };
@@ -379,7 +424,13 @@ fn secure_boot(bundle: &Bundle) -> Check {
         return check("secure-boot", CheckLevel::Ok, "", None);
     };
     let Some(enabled) = lines_matching(state, |l| l.contains("SecureBoot enabled")).next() else {
-        return check("secure-boot", CheckLevel::Ok, "", None);
+        return check(
+            "secure-boot",
+            CheckLevel::Ok,
+            "Secure Boot is off: the module needs no signature",
+            None,
+        )
+        .with(lines_matching(state, |l| l.contains("SecureBoot")).take(1));
     };
     let Some(info) = ran(bundle, "modules.info") else {
         return check(
@@ -426,9 +477,28 @@ fn secure_boot(bundle: &Bundle) -> Check {
     }
 }
 
+static NOUVEAU_BOUND: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:^|\]\s|kernel:\s)nouveau [0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d: |Kernel driver in use: nouveau")
+        .expect("valid")
+});
+
 fn nouveau(bundle: &Bundle) -> Check {
     let Some(modules) = ran(bundle, "modules.loaded") else {
-        return check("nouveau", CheckLevel::Ok, "", None);
+        // Without the module list: nouveau driving a GPU in the kernel log or in lspci.
+        let bound = ["kernel.log", "pci.links"]
+            .iter()
+            .filter_map(|id| ran(bundle, id))
+            .find_map(|s| lines_matching(s, |l| NOUVEAU_BOUND.is_match(l)).next());
+        return match bound {
+            Some(line) => check(
+                "nouveau",
+                CheckLevel::Fail,
+                "nouveau drives the GPU: the nvidia module cannot bind it; blacklist nouveau and rebuild the initramfs",
+                Some("nouveau-conflict"),
+            )
+            .with([line]),
+            None => check("nouveau", CheckLevel::Ok, "", None),
+        };
     };
     match module_loaded(modules, "nouveau") {
         Some(line) => check(
@@ -442,18 +512,30 @@ fn nouveau(bundle: &Bundle) -> Check {
     }
 }
 
-/// `systemctl is-active` of a unit, from the services section: `(line, state)`.
+/// `systemctl is-active` of a unit, from the services section: `(line, state)`. The lines are
+/// read whatever the step's status (is-active exits non-zero for a unit that is not active);
+/// only a state systemd prints counts.
 fn service_state(bundle: &Bundle, unit: &str) -> Option<(u64, String)> {
-    let services = ran(bundle, "services.active")?;
-    services
-        .lines()
-        .find(|(_, l)| l.split_whitespace().next() == Some(unit))
-        .map(|(n, l)| {
-            (
-                n,
-                l.split_whitespace().nth(1).unwrap_or_default().to_string(),
-            )
-        })
+    const STATES: &[&str] = &[
+        "active",
+        "inactive",
+        "failed",
+        "activating",
+        "deactivating",
+        "reloading",
+        "maintenance",
+    ];
+    let services = bundle
+        .section("services.active")
+        .filter(|s| s.skipped.is_none())?;
+    services.lines().find_map(|(n, l)| {
+        let mut words = l.split_whitespace();
+        (words.next() == Some(unit))
+            .then(|| words.next())
+            .flatten()
+            .filter(|state| STATES.contains(state))
+            .map(|state| (n, state.to_string()))
+    })
 }
 
 fn persistenced(bundle: &Bundle) -> Check {

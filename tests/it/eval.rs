@@ -585,3 +585,114 @@ fn environment_of_real_pastes_on_both_splits() {
     report("eval/env-test (measured only)", &test);
     assert!(tune.cases >= 15 && test.cases >= 10, "{tune:?} {test:?}");
 }
+
+/// `lore doctor`'s checks on bundles assembled from real public pastes (`eval/doctor/tune`,
+/// `eval/doctor/test`, split by thread before lore ran on them): how many of the checks the
+/// threads' conclusions call for fire, and how many fire where the paste shows the input fine.
+#[derive(Default, Debug)]
+struct DoctorFigures {
+    cases: usize,
+    expected: usize,
+    found: usize,
+    fine: usize,
+    false_alarms: usize,
+    /// Expected failures whose runbook the answer names, as a check or as a signature cause.
+    answered: usize,
+    misses: Vec<String>,
+}
+
+fn doctor_figures(split: &str) -> DoctorFigures {
+    let root = crate::support::library_copy();
+    let library = lore::library::Library::load(root.path()).unwrap();
+    let mut figures = DoctorFigures::default();
+    let folder = repo_root().join("eval/doctor").join(split);
+    let mut files: Vec<_> = fs::read_dir(&folder)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "bundle"))
+        .collect();
+    files.sort();
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let expected: serde_json::Value = serde_json::from_str(
+            &fs::read_to_string(path.with_extension("expected.json")).unwrap(),
+        )
+        .unwrap();
+        let answer = lore::doctor::answer(&fs::read(&path).unwrap(), &library);
+        figures.cases += 1;
+        let level = |id: &str| {
+            answer
+                .checks
+                .iter()
+                .find(|c| c.id == id)
+                .map(|c| c.level.as_str())
+        };
+        let ids = |key: &str| -> Vec<String> {
+            expected[key]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        for (key, accepted) in [("fail", &["fail"][..]), ("warn", &["warn", "fail"][..])] {
+            for id in ids(key) {
+                figures.expected += 1;
+                // The runbook each check points to (docs/cli.md, lore doctor).
+                let runbook = match id.as_str() {
+                    "driver-loaded" => Some("driver-not-loaded"),
+                    "nvidia-uvm" => Some("nvidia-uvm-missing"),
+                    "driver-matches-module" => Some("driver-version-mismatch"),
+                    "dkms-built" => Some("dkms-build-failed"),
+                    "secure-boot" => Some("secure-boot-unsigned-module"),
+                    "nouveau" => Some("nouveau-conflict"),
+                    "persistenced" => Some("persistence-daemon"),
+                    "fabric-manager" => Some("fabric-manager-down"),
+                    "pcie-link" => Some("pcie-link-instability"),
+                    "libcuda" => Some("cuda-forward-compat-mismatch"),
+                    "container-runtime" => Some("container-toolkit-missing"),
+                    _ => None,
+                };
+                let fired = level(&id).is_some_and(|l| accepted.contains(&l));
+                if fired || runbook.is_some_and(|r| answer.causes.iter().any(|c| c.runbook == r)) {
+                    figures.answered += 1;
+                }
+                match level(&id) {
+                    Some(l) if accepted.contains(&l) => figures.found += 1,
+                    got => figures
+                        .misses
+                        .push(format!("{name}: {id} expected {key}, got {got:?}")),
+                }
+            }
+        }
+        for id in ids("ok") {
+            figures.fine += 1;
+            if matches!(level(&id), Some("fail" | "warn")) {
+                figures.false_alarms += 1;
+                figures.misses.push(format!("{name}: {id} false alarm"));
+            }
+        }
+    }
+    figures
+}
+
+#[test]
+fn doctor_checks_on_real_pastes_on_both_splits() {
+    let report = |name: &str, f: &DoctorFigures| {
+        println!(
+            "{name}: {} bundles; expected checks fired {}/{}; answered (the check, or its runbook as a signature cause) {}/{}; false alarms {}/{} fine inputs",
+            f.cases, f.found, f.expected, f.answered, f.expected, f.false_alarms, f.fine
+        );
+    };
+    let tune = doctor_figures("tune");
+    report("eval/doctor/tune", &tune);
+    for miss in &tune.misses {
+        println!("  {miss}");
+    }
+    let test = doctor_figures("test");
+    report("eval/doctor/test (measured only)", &test);
+    assert!(tune.cases >= 5 && test.cases >= 3, "{tune:?} {test:?}");
+}

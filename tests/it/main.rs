@@ -2,6 +2,7 @@
 
 mod browser;
 mod check;
+mod doctor;
 mod eval;
 mod export;
 mod learn;

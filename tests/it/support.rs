@@ -283,3 +283,24 @@ pub async fn form(app: &axum::Router, uri: &str, fields: &[(&str, &str)]) -> Rep
         .unwrap();
     call(app, request).await
 }
+
+/// Whether the tests run as root.
+pub fn is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("Uid:"))
+                .and_then(|l| l.split_whitespace().nth(2).map(|u| u == "0"))
+        })
+        .unwrap_or(false)
+}
+
+/// The body of a GET (panics on anything but 200).
+pub fn http_get(url: &str) -> String {
+    ureq::get(url)
+        .call()
+        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
+        .into_string()
+        .unwrap()
+}
