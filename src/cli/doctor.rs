@@ -214,12 +214,17 @@ fn print_human(
                 style.severity(cause.severity),
                 cause.title
             )?;
-            for hit in cause.hits.iter().take(3) {
+            let mut shown: Vec<u64> = Vec::new();
+            for hit in &cause.hits {
+                if shown.len() == 3 || shown.contains(&hit.line) {
+                    continue;
+                }
+                shown.push(hit.line);
                 writeln!(
                     out,
                     "       {} {}",
                     style.dim(&format!("line {:>5}", hit.line)),
-                    crate::format::chars_prefix(&hit.text, 160)
+                    crate::format::chars_prefix(hit.text.lines().next().unwrap_or_default(), 160)
                 )?;
             }
         }
@@ -300,14 +305,25 @@ fn print_human(
     let skipped: Vec<_> = answer.collected.iter().filter(|s| !s.ran()).collect();
     if !skipped.is_empty() {
         writeln!(out)?;
-        writeln!(out, "{}", style.bold("Skipped"))?;
+        writeln!(out, "{}", style.bold("Skipped or failed steps"))?;
         for s in skipped {
+            let why = match &s.skipped {
+                Some(kind) => format!("{kind}: {}", s.why.as_deref().unwrap_or_default()),
+                None => format!(
+                    "exit {}: {}",
+                    s.rc.unwrap_or(-1),
+                    s.notes
+                        .first()
+                        .map(String::as_str)
+                        .or_else(|| s.text.lines().find(|l| !l.trim().is_empty()))
+                        .unwrap_or_default()
+                ),
+            };
             writeln!(
                 out,
-                "  {:<20} {}: {}",
+                "  {:<20} {}",
                 s.id,
-                s.skipped.as_deref().unwrap_or_default(),
-                s.why.as_deref().unwrap_or_default()
+                crate::format::chars_prefix(&why, 140)
             )?;
         }
     }

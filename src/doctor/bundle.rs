@@ -24,6 +24,10 @@ pub struct Section {
     pub skipped: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
+    /// What the collector itself said about the step (`### lore-collect note ...` lines: "systemd
+    /// is not running here"), kept apart from the command's output.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// 1-based line of the bundle where the output starts (the marker is the line before).
     pub line: u64,
     #[serde(skip)]
@@ -42,9 +46,10 @@ impl Section {
     /// The step ran to its end and succeeded: its output can be trusted as an answer (a step
     /// that failed still has its output in the bundle, for the signatures).
     /// An empty output with a failing status is an answer too: `lsmod | grep nvidia` that finds
-    /// nothing.
+    /// nothing (unless the collector noted why it could not run it).
     pub fn ran(&self) -> bool {
-        self.skipped.is_none() && (self.rc.unwrap_or(0) == 0 || self.text.trim().is_empty())
+        self.skipped.is_none()
+            && (self.rc.unwrap_or(0) == 0 || (self.text.trim().is_empty() && self.notes.is_empty()))
     }
 }
 
@@ -79,7 +84,10 @@ pub fn is_bundle(bytes: &[u8]) -> bool {
             .is_some_and(|l| l.contains(" bundle="))
 }
 
-/// Whether a line is a marker (which signatures must not read).
+/// A line the collector writes about a step (not the step's output).
+pub const NOTE: &str = "### lore-collect note ";
+
+/// Whether a line is a marker or a note (which signatures must not read).
 pub fn is_marker(line: &[u8]) -> bool {
     line.starts_with(MARKER.as_bytes())
 }
@@ -150,6 +158,14 @@ pub fn parse(text: &str) -> Option<Bundle> {
     for (n, line) in text.lines().enumerate() {
         let line = line.trim_start_matches('\u{feff}');
         let number = n as u64 + 1;
+        if let Some(note) = line.strip_prefix(NOTE) {
+            if let Some(section) = current.as_mut() {
+                section.notes.push(note.trim().to_string());
+                // Keep line numbers: the note's line counts as output, empty.
+                section.text.push('\n');
+            }
+            continue;
+        }
         if line.starts_with(MARKER) {
             let fields = marker_fields(line);
             if n == 0 || fields.contains_key("bundle") {
@@ -166,6 +182,7 @@ pub fn parse(text: &str) -> Option<Bundle> {
                 ms: fields.get("ms").and_then(|v| v.parse().ok()),
                 skipped: fields.get("skipped").cloned(),
                 why: fields.get("why").cloned(),
+                notes: Vec::new(),
                 line: number + 1,
                 text: String::new(),
             });

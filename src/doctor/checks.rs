@@ -92,9 +92,10 @@ fn missing(bundle: &Bundle, id: &str) -> String {
             "`{}` failed (exit {}){}",
             s.cmd,
             s.rc.unwrap_or(-1),
-            s.text
-                .lines()
-                .next()
+            s.notes
+                .first()
+                .map(String::as_str)
+                .or_else(|| s.text.lines().find(|l| !l.trim().is_empty()))
                 .map(|l| format!(": {}", crate::format::chars_prefix(l, 100)))
                 .unwrap_or_default()
         ),

@@ -91,7 +91,7 @@ pub const COLLECTORS: &[Collector] = &[
     step(
         "modules.loaded",
         "lsmod (from /proc/modules)",
-        r#"[ -r "$R/proc/modules" ] || { echo "cannot read /proc/modules"; exit 1; }; grep -E '^(nvidia|nouveau|nvidia_[a-z]+) ' "$R/proc/modules"; true"#,
+        r#"[ -r "$R/proc/modules" ] || { echo '### lore-collect note cannot read /proc/modules'; exit 1; }; grep -E '^(nvidia|nouveau|nvidia_[a-z]+) ' "$R/proc/modules"; true"#,
     ),
     needs(
         step(
@@ -122,7 +122,7 @@ pub const COLLECTORS: &[Collector] = &[
     step(
         "packages.installed",
         "dpkg-query -W / rpm -qa (nvidia, cuda, nccl, cudnn)",
-        r#"if command -v dpkg-query >/dev/null 2>&1; then dpkg-query --admindir="$R/var/lib/dpkg" -W -f='${db:Status-Abbrev} ${Package} ${Version}\n' 2>/dev/null | grep -iE 'nvidia|cuda|nccl|cudnn'; elif command -v rpm >/dev/null 2>&1; then rpm --root "${R:-/}" -qa 2>/dev/null | grep -iE 'nvidia|cuda|nccl|cudnn'; else echo "no dpkg-query or rpm"; exit 127; fi; true"#,
+        r#"if command -v dpkg-query >/dev/null 2>&1; then dpkg-query --admindir="$R/var/lib/dpkg" -W -f='${db:Status-Abbrev} ${Package} ${Version}\n' 2>/dev/null | grep -iE 'nvidia|cuda|nccl|cudnn'; elif command -v rpm >/dev/null 2>&1; then rpm --root "${R:-/}" -qa 2>/dev/null | grep -iE 'nvidia|cuda|nccl|cudnn'; else echo '### lore-collect note neither dpkg-query nor rpm is installed'; exit 127; fi; true"#,
     ),
     step(
         "packages.history",
@@ -141,7 +141,7 @@ pub const COLLECTORS: &[Collector] = &[
     step(
         "cuda.nvcc",
         "nvcc --version",
-        r#"if command -v nvcc >/dev/null 2>&1; then nvcc --version; elif [ -x /usr/local/cuda/bin/nvcc ]; then /usr/local/cuda/bin/nvcc --version; else echo "nvcc: not found"; exit 127; fi"#,
+        r#"if command -v nvcc >/dev/null 2>&1; then nvcc --version; elif [ -x /usr/local/cuda/bin/nvcc ]; then /usr/local/cuda/bin/nvcc --version; else echo '### lore-collect note nvcc is not installed'; exit 127; fi"#,
     ),
     step(
         "cuda.version",
@@ -153,7 +153,7 @@ pub const COLLECTORS: &[Collector] = &[
         step(
             "services.active",
             "systemctl is-active nvidia-persistenced nvidia-fabricmanager dcgm",
-            r#"[ -d "$R/run/systemd/system" ] || { echo "systemd is not running here"; exit 3; }; for s in nvidia-persistenced nvidia-fabricmanager nvidia-dcgm dcgm; do printf '%s %s\n' "$s" "$(systemctl is-active "$s" 2>&1 | head -n 1)"; done"#,
+            r#"[ -d "$R/run/systemd/system" ] || { echo '### lore-collect note systemd is not running here'; exit 3; }; for s in nvidia-persistenced nvidia-fabricmanager nvidia-dcgm dcgm; do printf '%s %s\n' "$s" "$(systemctl is-active "$s" 2>&1 | head -n 1)"; done"#,
         ),
         "systemctl",
     ),
@@ -211,7 +211,7 @@ pub const COLLECTORS: &[Collector] = &[
             step(
                 "smi.memory",
                 "nvidia-smi -q -d MEMORY (3 samples, 2 s apart)",
-                r#"for i in 1 2 3; do echo "== sample $i"; nvidia-smi -q -d MEMORY 2>&1 | grep -E '^GPU |Total|Used|Free|FB Memory'; [ "$i" = 3 ] || sleep 2; done"#,
+                r#"for i in 1 2 3; do echo "== sample $i"; out=$(nvidia-smi -q -d MEMORY 2>&1); rc=$?; if [ "$rc" != 0 ]; then printf '%s\n' "$out" | head -n 5; exit "$rc"; fi; printf '%s\n' "$out" | grep -E '^GPU |Total|Used|Free|FB Memory'; [ "$i" = 3 ] || sleep 2; done"#,
             ),
             "nvidia-smi",
         ),

@@ -65,10 +65,29 @@ impl Fingerprint {
     }
 }
 
+/// Two readings of one field agree: versions as numbers, at the precision of the shorter one (the
+/// NVML library prints 535.104 for 535.104.05: no evidence of a difference), text ignoring case.
 fn same_value(field: &str, a: &str, b: &str) -> bool {
     match crate::doc::stack::field_kind(field) {
         Some(crate::doc::stack::FieldKind::Version) | None if field != "os" && field != "gpu" => {
+            let parts = |v: &str| {
+                v.chars()
+                    .take_while(|c| c.is_ascii_digit() || *c == '.')
+                    .collect::<String>()
+                    .split('.')
+                    .filter(|p| !p.is_empty())
+                    .count()
+            };
+            let n = parts(a).min(parts(b)).max(1);
+            let cut = |v: &str| {
+                let number: String = v
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit() || *c == '.')
+                    .collect();
+                number.split('.').take(n).collect::<Vec<_>>().join(".")
+            };
             super::compare_versions(a, b) == std::cmp::Ordering::Equal
+                || super::compare_versions(&cut(a), &cut(b)) == std::cmp::Ordering::Equal
         }
         _ => a.eq_ignore_ascii_case(b),
     }
@@ -592,6 +611,10 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         assert_eq!(torch.get("driver_cuda").unwrap().value, "11.4");
         let nvml = of(b"Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 580.178\n");
         assert_eq!(nvml.get("driver").unwrap().value, "580.178");
+        let truncated = of(
+            b"ii  nvidia-driver-535 535.104.05-0ubuntu0.22.04.1\nNVML library version: 535.104\n",
+        );
+        assert!(truncated.conflicts.is_empty(), "NVML's short form agrees");
         let tf = of(b"I cuda_diagnostics.cc:185] libcuda reported version is: 361.93.2\nI cuda_diagnostics.cc:189] kernel reported version is: 352.63.0\n");
         assert_eq!(tf.get("driver").unwrap().value, "361.93.2");
         assert_eq!(tf.get("kernel_module").unwrap().value, "352.63.0");

@@ -98,10 +98,12 @@ pub async fn match_paste(
     })?;
     let snapshot = state.snapshot();
     let text = form.text;
+    let doctor = crate::doctor::bundle_checks(text.as_bytes());
     let (report, environment, text) =
         run_match(&snapshot, text.into_bytes(), None, super::Environment::Read).await?;
     let mut page = match_page(&snapshot, &report, &text);
     page.environment = environment.as_ref().map(environment_view);
+    page.doctor = doctor.as_ref().map(super::views::DoctorView::of);
     page.token_needed = state.token.is_some();
     page.read_only = state.read_only;
     Ok(render(&page))

@@ -209,6 +209,64 @@ pub struct MatchPage {
     pub environment: Option<EnvironmentView>,
     /// Writes need `LORE_TOKEN`: the record form asks for it.
     pub token_needed: bool,
+    /// A `lore doctor` bundle's checks and skipped steps.
+    pub doctor: Option<DoctorView>,
+}
+
+/// A check on the page: `(level, id, message, evidence (line, text), runbook or "")`.
+pub type CheckRow = (String, String, String, Vec<(u64, String)>, String);
+
+pub struct DoctorView {
+    /// Failed first.
+    pub checks: Vec<CheckRow>,
+    /// `(id, why)` of every step that did not run to its end.
+    pub skipped: Vec<(String, String)>,
+    pub steps: usize,
+}
+
+impl DoctorView {
+    pub fn of(doctor: &crate::doctor::BundleChecks) -> DoctorView {
+        DoctorView {
+            checks: doctor
+                .checks
+                .iter()
+                .map(|c| {
+                    (
+                        c.level.as_str().to_string(),
+                        c.id.to_string(),
+                        c.message.clone(),
+                        c.evidence
+                            .iter()
+                            .map(|e| (e.line, e.text.clone()))
+                            .collect(),
+                        c.runbook.unwrap_or_default().to_string(),
+                    )
+                })
+                .collect(),
+            skipped: doctor
+                .collected
+                .iter()
+                .filter(|s| !s.ran())
+                .map(|s| {
+                    let why = match (&s.skipped, &s.why) {
+                        (Some(kind), Some(why)) => format!("{kind}: {why}"),
+                        (Some(kind), None) => kind.clone(),
+                        (None, _) => format!(
+                            "exit {}: {}",
+                            s.rc.unwrap_or(-1),
+                            s.notes
+                                .first()
+                                .map(String::as_str)
+                                .or_else(|| s.text.lines().find(|l| !l.trim().is_empty()))
+                                .unwrap_or_default()
+                        ),
+                    };
+                    (s.id.clone(), why)
+                })
+                .collect(),
+            steps: doctor.collected.len(),
+        }
+    }
 }
 
 pub struct EnvironmentView {
@@ -660,6 +718,7 @@ pub(super) fn match_page(snapshot: &Snapshot, report: &Report, paste: &[u8]) -> 
             all
         },
         environment: None,
+        doctor: None,
         token_needed: false,
     }
 }

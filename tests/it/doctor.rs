@@ -536,6 +536,29 @@ fn a_bundle_is_a_paste_and_diffs_against_a_healthy_one() {
     // `lore new incident --from-log` takes a bundle unchanged.
     let text = std::fs::read_to_string(&bad).unwrap();
     assert!(text.starts_with("### lore-collect bundle=1 "));
+    let incident = crate::support::lore_in(
+        library.path(),
+        &[
+            "new",
+            "incident",
+            "--title",
+            "gpu-node-07 lost nvidia_uvm",
+            "--from-log",
+            bad.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(
+        incident.status.code(),
+        Some(0),
+        "{}",
+        crate::support::stderr(&incident)
+    );
+    let written = std::fs::read_to_string(stdout(&incident).trim()).unwrap();
+    assert!(
+        written.contains("lore-collect id=modules.loaded"),
+        "{written}"
+    );
     // Redacted: no host name left, the answer unchanged.
     let (red, _) = broken.doctor(
         library.path(),
@@ -686,4 +709,100 @@ fn collect_sh_runs_under_dash_and_busybox() {
         }
         let _ = Command::new("pkill").args(["-f", "sleep 600"]).status();
     }
+}
+
+/// A bundle pasted to the web gets the same checks: in `/api/match`'s JSON and as the match
+/// page's Node checks panel; a plain log gets neither.
+#[tokio::test]
+async fn the_web_answers_a_bundle_with_its_checks() {
+    use axum::body::Body;
+    use axum::http::{Request, header};
+    let library = library_copy();
+    let node = Node::healthy();
+    node.file(
+        "proc/modules",
+        "nvidia 56713216 0 - Live 0x0000000000000000 (POE)\n",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = dir.path().join("b.txt");
+    let (out, _) = node.doctor(
+        library.path(),
+        &["--json", "--out", bundle.to_str().unwrap()],
+    );
+    let native = answer(&out);
+    let text = std::fs::read_to_string(&bundle).unwrap();
+    let app = lore::web::router(lore::web::AppState::load(library.path(), false).unwrap());
+    let reply = crate::support::call(
+        &app,
+        Request::post("/api/match")
+            .body(Body::from(text.clone()))
+            .unwrap(),
+    )
+    .await
+    .json();
+    assert_eq!(reply["checks"], native["checks"]);
+    assert!(reply["collected"].as_array().is_some_and(|c| c.len() > 20));
+    let plain = crate::support::call(
+        &app,
+        Request::post("/api/match")
+            .body(Body::from(
+                "NVRM: Xid (PCI:0000:3b:00): 79, pid=0, GPU has fallen off the bus.\n",
+            ))
+            .unwrap(),
+    )
+    .await
+    .json();
+    assert!(plain.get("checks").is_none(), "{plain}");
+    let page = crate::support::call(
+        &app,
+        Request::post("/match")
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(Body::from(format!(
+                "text={}",
+                crate::support::urlencode(&text)
+            )))
+            .unwrap(),
+    )
+    .await;
+    let html = page.body;
+    assert!(html.contains("Node checks"), "{html}");
+    assert!(
+        html.contains("nvidia_uvm is not"),
+        "the failed check is on the page"
+    );
+    assert!(html.contains("/runbooks/nvidia-uvm-missing"));
+}
+
+#[test]
+fn with_a_python_it_adds_collect_env_and_the_framework() {
+    let library = library_copy();
+    let node = Node::healthy();
+    std::fs::remove_file(node.bin().join("nvidia-smi")).unwrap();
+    node.shim(
+        "python3.11",
+        "case \"$*\" in\n\
+  \"-m torch.utils.collect_env\") printf 'PyTorch version: 2.2.1+cu121\\nCUDA used to build PyTorch: 12.1\\nPython version: 3.11.8 (main) [GCC 11.4.0] (64-bit runtime)\\n' ;;\n\
+  \"-m pip list\") printf 'Package Version\\n------- -------\\nnumpy 1.26.4\\ntorch 2.2.1+cu121\\nnvidia-nccl-cu12 2.19.3\\n' ;;\n\
+esac",
+    );
+    let python = node.bin().join("python3.11");
+    let (out, _) = node.doctor(
+        library.path(),
+        &["--json", "--python", python.to_str().unwrap()],
+    );
+    let answer = answer(&out);
+    assert_eq!(step(&answer, "python.collect_env")["rc"], 0, "{answer:#}");
+    let fp = &answer["environment"]["fingerprint"];
+    assert_eq!(fp["framework"]["value"], "torch 2.2.1+cu121", "{fp:#}");
+    assert_eq!(fp["nccl"]["value"], "2.19.3", "{fp:#}");
+    // Without --python neither step is in the bundle.
+    let (plain, _) = node.doctor(library.path(), &["--json"]);
+    let plain = self::answer(&plain);
+    assert!(
+        !plain["collected"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["id"] == "python.collect_env")
+    );
 }
