@@ -806,3 +806,56 @@ esac",
             .any(|s| s["id"] == "python.collect_env")
     );
 }
+
+/// An NVSwitch system: the fabric manager must run, at the driver's version.
+#[test]
+fn an_nvswitch_system_needs_its_fabric_manager() {
+    let library = library_copy();
+    let node = Node::healthy();
+    std::fs::remove_file(node.bin().join("nvidia-smi")).unwrap();
+    node.file("dev/nvidia-nvswitch0", "")
+        .file("dev/nvidia-nvswitchctl", "");
+    node.shim(
+        "systemctl",
+        "case \"$2\" in nvidia-persistenced) echo active ;; nvidia-fabricmanager) echo failed; exit 3 ;; *) echo inactive; exit 3 ;; esac",
+    );
+    let (out, _) = node.doctor(library.path(), &["--json"]);
+    let answer = answer(&out);
+    assert!(
+        checks_at(&answer, "fail").contains(&"fabric-manager".to_string()),
+        "{answer:#}"
+    );
+    // Running, but a version behind the driver.
+    node.shim(
+        "systemctl",
+        "case \"$2\" in nvidia-persistenced|nvidia-fabricmanager) echo active ;; *) echo inactive; exit 3 ;; esac",
+    )
+    .dpkg(&[
+        ("nvidia-driver-535", "535.161.08-0ubuntu0.22.04.1"),
+        ("nvidia-fabricmanager-535", "535.154.05-1"),
+    ]);
+    let (out, _) = node.doctor(library.path(), &["--json"]);
+    let answer = self::answer(&out);
+    let fm = answer["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "fabric-manager")
+        .unwrap();
+    assert_eq!(fm["level"], "fail", "{fm}");
+    assert!(
+        fm["message"].as_str().unwrap().contains("535.154.05"),
+        "{fm}"
+    );
+    // At the driver's version: ok.
+    node.dpkg(&[
+        ("nvidia-driver-535", "535.161.08-0ubuntu0.22.04.1"),
+        ("nvidia-fabricmanager-535", "535.161.08-1"),
+    ]);
+    let (out, _) = node.doctor(library.path(), &["--json"]);
+    let answer = self::answer(&out);
+    assert!(
+        checks_at(&answer, "ok").contains(&"fabric-manager".to_string()),
+        "{answer:#}"
+    );
+}
