@@ -114,6 +114,12 @@ fn run_inner(root: &Path, args: &Args, started: Instant) -> anyhow::Result<ExitC
         std::fs::write(path, &bundle).with_context(|| format!("writing {}", path.display()))?;
     }
     let library = crate::library::Library::load(root)?;
+    if library.runbooks.is_empty() && !args.npd {
+        eprintln!(
+            "lore: no runbooks under {}: the answer has the checks and the environment but no signature causes (pass --root or set LORE_ROOT to the library)",
+            root.display()
+        );
+    }
     let answer = doctor::answer(bundle.as_bytes(), &library);
     let diff = match &args.diff {
         Some(path) => {
