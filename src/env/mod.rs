@@ -230,6 +230,19 @@ pub fn assess(
             });
         }
     }
+    // The CUDA in use is what the minimum-driver rules read; nvidia-smi's "CUDA Version" is
+    // only the driver's maximum, so a paste without it cannot be judged on that.
+    if (driver.is_some() || module.is_some())
+        && fp.get("cuda_runtime").is_none()
+        && fp.get("cuda_toolkit").is_none()
+    {
+        findings.push(Finding {
+            rule: "cuda-known".into(),
+            level: Level::Unknown,
+            message: "which CUDA the programs use is not in the paste (nvidia-smi's CUDA Version is the most the driver supports, not the one in use): add `python -m torch.utils.collect_env` or `nvcc --version`".into(),
+            source: String::new(),
+        });
+    }
     if driver.is_none() && module.is_none() {
         findings.push(Finding {
             rule: "driver-known".into(),
@@ -478,5 +491,21 @@ mod tests {
         assert_eq!(compare_versions("570.124.06", "570.26"), Ordering::Greater);
         assert_eq!(compare_versions("12.2", "12.2.0"), Ordering::Equal);
         assert_eq!(compare_versions("525.147.05", "535.54.03"), Ordering::Less);
+    }
+
+    #[test]
+    fn missing_input_is_never_ok() {
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 12, 1).unwrap();
+        let smi = fingerprint::of(
+            b"| NVIDIA-SMI 580.95.05   Driver Version: 580.95.05   CUDA Version: 13.0 |\n",
+        );
+        let a = assess(&smi, &[], &[], today);
+        assert_eq!(a.verdict, Level::Unknown);
+        assert!(a.findings.iter().any(|f| f.rule == "cuda-known"));
+        let with_cuda = fingerprint::of(
+            b"| NVIDIA-SMI 580.95.05   Driver Version: 580.95.05   CUDA Version: 13.0 |\nCuda compilation tools, release 13.0, V13.0.88\n",
+        );
+        let a = assess(&with_cuda, &[], &[], today);
+        assert!(!a.findings.iter().any(|f| f.rule == "cuda-known"));
     }
 }
