@@ -24,6 +24,8 @@ enum FormatArg {
 enum PluginArg {
     Kmsg,
     Journald,
+    /// A custom plugin running `lore doctor --npd`
+    Doctor,
 }
 
 #[derive(clap::Args)]
@@ -37,9 +39,16 @@ pub struct Args {
     /// Where `lore serve` is reachable; alerts link to URL/runbooks/<id>
     #[arg(long, value_name = "URL", default_value = "http://127.0.0.1:7070")]
     base_url: String,
-    /// npd: the log watcher plugin(s) to write configs for; stdout takes one (default kmsg)
+    /// npd: the plugin(s) to write configs for (log watchers, or `doctor`); stdout takes one
+    /// (default kmsg)
     #[arg(long, value_enum)]
     plugin: Vec<PluginArg>,
+    /// npd doctor plugin: where the lore binary is on the node
+    #[arg(long, value_name = "PATH", default_value = "/usr/local/bin/lore")]
+    lore_bin: String,
+    /// npd doctor plugin: the library root lore reads on the node
+    #[arg(long, value_name = "DIR", default_value = "/var/lib/lore")]
+    lore_root: String,
     /// loki: the range counted by count_over_time
     #[arg(long, value_name = "DURATION", default_value = "10m")]
     window: String,
@@ -61,6 +70,7 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
         .map(|p| match p {
             PluginArg::Kmsg => NpdPlugin::Kmsg,
             PluginArg::Journald => NpdPlugin::Journald,
+            PluginArg::Doctor => NpdPlugin::Doctor,
         })
         .collect();
     plugins.dedup();
@@ -79,6 +89,8 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
         window: args.window,
         selector: args.selector,
         plugins,
+        lore_bin: args.lore_bin,
+        lore_root: args.lore_root,
     };
     let export = export::export(&library.runbooks, format, &options)?;
     for warning in &export.warnings {

@@ -36,11 +36,13 @@ impl Format {
     }
 }
 
-/// node-problem-detector's log watchers lore writes configs for.
+/// node-problem-detector plugins lore writes configs for: two log watchers and a custom plugin.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NpdPlugin {
     Kmsg,
     Journald,
+    /// A custom plugin that runs `lore doctor --npd` on the node.
+    Doctor,
 }
 
 #[derive(Debug, Clone)]
@@ -53,6 +55,9 @@ pub struct Options {
     pub selector: String,
     /// node-problem-detector: the plugins to write a config for.
     pub plugins: Vec<NpdPlugin>,
+    /// npd doctor plugin: the lore binary on the node, and the library root it reads.
+    pub lore_bin: String,
+    pub lore_root: String,
 }
 
 impl Default for Options {
@@ -62,6 +67,8 @@ impl Default for Options {
             window: "10m".into(),
             selector: r#"{job=~".+"}"#.into(),
             plugins: vec![NpdPlugin::Kmsg, NpdPlugin::Journald],
+            lore_bin: "/usr/local/bin/lore".into(),
+            lore_root: "/var/lib/lore".into(),
         }
     }
 }

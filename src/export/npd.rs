@@ -66,7 +66,39 @@ pub fn file_name(plugin: NpdPlugin) -> &'static str {
     match plugin {
         NpdPlugin::Kmsg => "lore-kmsg-monitor.json",
         NpdPlugin::Journald => "lore-journald-monitor.json",
+        NpdPlugin::Doctor => "lore-doctor-plugin.json",
     }
+}
+
+/// The node condition `lore doctor --npd` sets while it finds something to act on.
+const DOCTOR_CONDITION: &str = "GPUNodeProblem";
+
+/// A custom-plugin-monitor config: NPD runs `lore doctor --npd` every ten minutes; exit 1 sets
+/// the condition with the doctor's one line as its message, exit 0 clears it, 2 is unknown.
+fn doctor_config(options: &Options) -> serde_json::Value {
+    serde_json::json!({
+        "plugin": "custom",
+        "pluginConfig": {
+            "invoke_interval": "10m",
+            "timeout": "75s",
+            "max_output_length": 80,
+            "concurrency": 1
+        },
+        "source": "lore-doctor",
+        "conditions": [{
+            "type": DOCTOR_CONDITION,
+            "reason": "LoreDoctorFoundNothing",
+            "message": "lore doctor found nothing to act on"
+        }],
+        "rules": [{
+            "type": "permanent",
+            "condition": DOCTOR_CONDITION,
+            "reason": "LoreDoctorFoundProblem",
+            "path": options.lore_bin,
+            "args": ["--root", options.lore_root, "doctor", "--npd", "--budget", "60s"],
+            "timeout": "75s"
+        }]
+    })
 }
 
 /// The pattern NPD is given for a signature's pattern `P` (NPD itself appends `\z`).
@@ -116,6 +148,21 @@ pub(super) fn export(runbooks: &[Runbook], options: &Options) -> Result<Export, 
     }
     let mut files = Vec::new();
     for &plugin in &options.plugins {
+        if plugin == NpdPlugin::Doctor {
+            let mut contents =
+                serde_json::to_string_pretty(&doctor_config(options)).map_err(|e| {
+                    ExportError::Serialize {
+                        format: "npd",
+                        message: e.to_string(),
+                    }
+                })?;
+            contents.push('\n');
+            files.push(File {
+                name: file_name(plugin).to_string(),
+                contents,
+            });
+            continue;
+        }
         let (name, plugin_config, log_path) = match plugin {
             NpdPlugin::Kmsg => ("kmsg", None, "/dev/kmsg"),
             NpdPlugin::Journald => (
@@ -123,6 +170,7 @@ pub(super) fn export(runbooks: &[Runbook], options: &Options) -> Result<Export, 
                 Some(BTreeMap::from([("source", "kernel")])),
                 "/var/log/journal",
             ),
+            NpdPlugin::Doctor => unreachable!("written above"),
         };
         let config = Config {
             plugin: name,
@@ -149,10 +197,12 @@ pub(super) fn export(runbooks: &[Runbook], options: &Options) -> Result<Export, 
             contents,
         });
     }
+    // The doctor plugin alone exports no signature.
+    let watchers = options.plugins.iter().any(|p| *p != NpdPlugin::Doctor);
     Ok(Export {
         files,
-        warnings: skips.list,
-        exported: rules.len(),
+        warnings: if watchers { skips.list } else { Vec::new() },
+        exported: if watchers { rules.len() } else { 0 },
     })
 }
 
@@ -160,6 +210,28 @@ pub(super) fn export(runbooks: &[Runbook], options: &Options) -> Result<Export, 
 mod tests {
     use super::super::tests_support::runbook;
     use super::*;
+
+    #[test]
+    fn the_doctor_plugin_runs_lore_doctor() {
+        let options = Options {
+            plugins: vec![NpdPlugin::Doctor],
+            lore_root: "/srv/lore".into(),
+            ..Options::default()
+        };
+        let out = super::super::export(&[], Format::Npd, &options).unwrap();
+        assert_eq!(out.files[0].name, "lore-doctor-plugin.json");
+        let config: serde_json::Value = serde_json::from_str(&out.files[0].contents).unwrap();
+        assert_eq!(config["plugin"], "custom");
+        assert_eq!(config["pluginConfig"]["max_output_length"], 80);
+        let rule = &config["rules"][0];
+        assert_eq!(rule["type"], "permanent");
+        assert_eq!(rule["condition"], config["conditions"][0]["type"]);
+        assert_eq!(
+            rule["args"],
+            serde_json::json!(["--root", "/srv/lore", "doctor", "--npd", "--budget", "60s"])
+        );
+        assert_eq!(out.exported, 0);
+    }
 
     #[test]
     fn config_shape() {
