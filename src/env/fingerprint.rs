@@ -543,7 +543,72 @@ impl Fingerprint {
                 "PyTorch wheel tag",
             );
         }
+        if self.get("arch_list").is_none()
+            && let Some(framework) = self.get("framework").cloned()
+            && let Some(list) = wheel_arch_list(&framework.value)
+        {
+            self.add("arch_list", list, framework.line, WHEEL_TABLE);
+        }
     }
+}
+
+/// Where an `arch_list` read from [`WHEEL_ARCHS`] says it came from (a risk, not a violation:
+/// the lists differ by platform, and a printed list beats the table).
+pub const WHEEL_TABLE: &str = "PyTorch wheel table (Linux x86_64)";
+
+/// The architectures PyTorch's Linux x86_64 wheels carry, by release and CUDA tag, as PyTorch
+/// publishes them (RELEASE.md's CUDA support matrix, https://github.com/pytorch/pytorch/blob/main/RELEASE.md)
+/// or as the wheels print them (2.0.1+cu117: https://github.com/pytorch/pytorch/issues/110153;
+/// 2.8.0+cu128: https://github.com/pytorch/pytorch/issues/157517). Reviewed 2026-12-01. Windows
+/// builds of the same release have carried other lists.
+const WHEEL_ARCHS: &[(&str, &str, &str)] = &[
+    ("2.0", "cu117", "sm_37 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86"),
+    (
+        "2.8",
+        "cu128",
+        "sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120",
+    ),
+    ("2.11", "cu126", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
+    ("2.11", "cu128", "sm_75 sm_80 sm_86 sm_90 sm_100 sm_120"),
+    (
+        "2.11",
+        "cu130",
+        "sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 compute_120",
+    ),
+    ("2.12", "cu126", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
+    (
+        "2.12",
+        "cu130",
+        "sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 compute_120",
+    ),
+    ("2.13", "cu126", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
+    (
+        "2.13",
+        "cu130",
+        "sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 compute_120",
+    ),
+    ("2.14", "cu126", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
+    (
+        "2.14",
+        "cu130",
+        "sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 compute_120",
+    ),
+    (
+        "2.14",
+        "cu132",
+        "sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 compute_120",
+    ),
+];
+
+/// The table's list for `torch X.Y.Z+cuNNN`, `None` for a build it does not know.
+pub fn wheel_arch_list(framework: &str) -> Option<&'static str> {
+    let version = framework.strip_prefix("torch ")?;
+    let (release, tag) = version.split_once('+')?;
+    let minor: String = release.split('.').take(2).collect::<Vec<_>>().join(".");
+    WHEEL_ARCHS
+        .iter()
+        .find(|(r, t, _)| *r == minor && *t == tag)
+        .map(|(_, _, list)| *list)
 }
 
 #[cfg(test)]

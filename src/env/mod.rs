@@ -295,13 +295,25 @@ fn arch_list_finding(fp: &Fingerprint) -> Option<Finding> {
             false
         }
     });
+    // A list the paste printed is the build's own word; one from the table may be another
+    // platform's.
+    let from_table = list.source == fingerprint::WHEEL_TABLE;
     Some(Finding {
         rule: "framework-arch-list".into(),
-        level: if runs { Level::Ok } else { Level::Violation },
+        level: match (runs, from_table) {
+            (true, _) => Level::Ok,
+            (false, false) => Level::Violation,
+            (false, true) => Level::Risk,
+        },
         message: if runs {
             format!(
                 "the build's architectures ({}) include code that runs on compute capability {}",
                 list.value, cc.value
+            )
+        } else if from_table {
+            format!(
+                "PyTorch's Linux wheels of this build carry code for {} only, none of which runs on this GPU of compute capability {} (line {}): expect \"no kernel image is available\"; check torch.cuda.get_arch_list() and install a build for this architecture",
+                list.value, cc.value, cc.line
             )
         } else {
             format!(
@@ -309,7 +321,11 @@ fn arch_list_finding(fp: &Fingerprint) -> Option<Finding> {
                 list.value, list.line, cc.value, cc.line
             )
         },
-        source: BINARY_COMPATIBILITY.into(),
+        source: if from_table {
+            "https://github.com/pytorch/pytorch/blob/main/RELEASE.md".into()
+        } else {
+            BINARY_COMPATIBILITY.into()
+        },
     })
 }
 
