@@ -85,6 +85,28 @@ fn run_inner(root: &Path, args: &Args, started: Instant) -> anyhow::Result<ExitC
     {
         anyhow::bail!("--sysroot {}: not a directory", dir.display());
     }
+    // Everything that can fail is checked before the collection, which cannot be repeated.
+    if let Some(path) = &args.out {
+        let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+        if parent.is_some_and(|p| !p.is_dir()) || path.is_dir() {
+            anyhow::bail!(
+                "--out {}: not a file in an existing directory",
+                path.display()
+            );
+        }
+    }
+    let healthy = match &args.diff {
+        Some(path) => {
+            let text =
+                std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+            let text = String::from_utf8_lossy(&text).into_owned();
+            Some(
+                doctor::bundle::parse(&text)
+                    .with_context(|| format!("{} is not a lore bundle", path.display()))?,
+            )
+        }
+        None => None,
+    };
     let bundle = match &args.from {
         Some(path) => {
             let bytes = output::read_paste(Some(path))?;
@@ -110,8 +132,14 @@ fn run_inner(root: &Path, args: &Args, started: Instant) -> anyhow::Result<ExitC
     } else {
         bundle
     };
-    if let Some(path) = &args.out {
-        std::fs::write(path, &bundle).with_context(|| format!("writing {}", path.display()))?;
+    if let Some(path) = &args.out
+        && let Err(e) = std::fs::write(path, &bundle)
+    {
+        // The collection cannot be repeated: answer it anyway.
+        eprintln!(
+            "lore: writing {}: {e}; the answer below is all that is kept",
+            path.display()
+        );
     }
     let library = crate::library::Library::load(root)?;
     if library.runbooks.is_empty() && !args.npd {
@@ -121,18 +149,10 @@ fn run_inner(root: &Path, args: &Args, started: Instant) -> anyhow::Result<ExitC
         );
     }
     let answer = doctor::answer(bundle.as_bytes(), &library);
-    let diff = match &args.diff {
-        Some(path) => {
-            let text =
-                std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-            let text = String::from_utf8_lossy(&text);
-            let healthy = doctor::bundle::parse(&text)
-                .with_context(|| format!("{} is not a lore bundle", path.display()))?;
-            let here = doctor::bundle::parse(&bundle).unwrap_or_default();
-            Some(doctor::diff(&here, &healthy, 8))
-        }
-        None => None,
-    };
+    let diff = healthy.map(|healthy| {
+        let here = doctor::bundle::parse(&bundle).unwrap_or_default();
+        doctor::diff(&here, &healthy, 8)
+    });
     let elapsed = started.elapsed();
     output::print(|out| {
         if args.npd {

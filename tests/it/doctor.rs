@@ -856,3 +856,25 @@ fn an_nvswitch_system_needs_its_fabric_manager() {
         "{answer:#}"
     );
 }
+
+/// What can fail is refused before collecting, which cannot be repeated.
+#[test]
+fn bad_arguments_are_refused_before_collecting() {
+    let library = library_copy();
+    let node = Node::healthy();
+    let (out, _) = node.doctor(library.path(), &["--out", "/nonexistent/dir/bundle.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(crate::support::stderr(&out).contains("not a file in an existing directory"));
+    let not_bundle = node.dir.path().join("plain.log");
+    std::fs::write(&not_bundle, "NVRM: Xid 79\n").unwrap();
+    let (out, _) = node.doctor(library.path(), &["--diff", not_bundle.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(crate::support::stderr(&out).contains("is not a lore bundle"));
+    let from = crate::support::lore_in(
+        library.path(),
+        &["doctor", "--from", not_bundle.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(from.status.code(), Some(2));
+    assert!(crate::support::stderr(&from).contains("use `lore match` for a log"));
+}
