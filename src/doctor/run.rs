@@ -148,9 +148,15 @@ fn run_step(c: &Collector, options: &Options, limit: Duration) -> Done {
 pub fn collect(options: &Options, lore_version: &str) -> String {
     let started = Instant::now();
     let root = is_root();
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|h| h.trim().to_string())
-        .unwrap_or_default();
+    let host = std::fs::read_to_string(
+        options
+            .sysroot
+            .as_deref()
+            .unwrap_or(Path::new("/"))
+            .join("proc/sys/kernel/hostname"),
+    )
+    .map(|h| h.trim().to_string())
+    .unwrap_or_default();
     let mut bundle = format!(
         "{MARKER}bundle=1 lore={lore_version} via=doctor host={} date={} root={} sysroot={}\n",
         quote(&host),
@@ -170,12 +176,22 @@ pub fn collect(options: &Options, lore_version: &str) -> String {
         .collect();
     let results: Vec<Mutex<Option<Done>>> = steps.iter().map(|_| Mutex::new(None)).collect();
     let fallen: Mutex<Option<String>> = Mutex::new(None);
-    // Two phases: what reads the kernel's side, then (once the kernel log has been read) what
-    // goes through NVML, which the guard may forbid.
-    for phase in [false, true] {
+    // Three phases: what reads the kernel's side; then, once the kernel log has been read, what
+    // goes through NVML (which the guard may forbid); then the slow optional steps (collect_env,
+    // dcgmi diag), so that they never spend the budget the rest needs.
+    let phase_of = |c: &Collector| {
+        if c.python || c.timeout > 30 {
+            2
+        } else if c.guarded {
+            1
+        } else {
+            0
+        }
+    };
+    for phase in [0, 1, 2] {
         let next = AtomicUsize::new(0);
         let todo: Vec<usize> = (0..steps.len())
-            .filter(|&i| steps[i].guarded == phase)
+            .filter(|&i| phase_of(steps[i]) == phase)
             .collect();
         std::thread::scope(|scope| {
             for _ in 0..WORKERS.min(todo.len()) {
