@@ -898,7 +898,8 @@ fn container_runtime(bundle: &Bundle) -> Check {
         .split("== ")
         .find(|part| part.starts_with("/etc/containerd/config.toml"))
         .is_some_and(|part| part.contains("nvidia"));
-    if docker && !nvidia_in_docker && !cdi {
+    // A Kubernetes node whose containerd runs the GPUs may keep an unused Docker.
+    if docker && !nvidia_in_docker && !cdi && !containerd_nvidia {
         let line = lines_matching(config, |l| l.starts_with("== /etc/docker/daemon.json")).next();
         return check(
             "container-runtime",
