@@ -226,18 +226,18 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "nvcc --version",
         ),
         rule(
-            r"^CUDA runtime version:\s*{V}",
+            r"^CUDA runtime version\s*:\s*{V}",
             "cuda_toolkit",
             "collect_env",
         ),
         rule(
-            r"^CUDA used to build PyTorch:\s*{V}",
+            r"^CUDA used to build PyTorch\s*:\s*{V}",
             "cuda_runtime",
             "collect_env",
         ),
-        rule(r"^Nvidia driver version:\s*{V}", "driver", "collect_env"),
+        rule(r"^Nvidia driver version\s*:\s*{V}", "driver", "collect_env"),
         rule(
-            r"^GPU models and configuration:\s*(?:GPU 0: )?(?:NVIDIA )?(?P<v>[^\n(]+?)\s*(?:\(UUID.*)?$",
+            r"^GPU models and configuration\s*:\s*(?:GPU 0: )?(?:NVIDIA )?(?P<v>[^\n(]+?)\s*(?:\(UUID.*)?$",
             "gpu",
             "collect_env",
         ),
@@ -247,20 +247,38 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "collect_env",
         ),
         rule(
-            r"^(?:OS|Os)[:：]\s*(?P<v>[^(\n]+?)\s*(?:\(.*)?$",
+            r"^(?:OS|Os)\s*[:：]\s*(?P<v>[^(\n]+?)\s*(?:\(.*)?$",
             "os",
             "collect_env",
         ),
-        rule(r"^Python version[:：]\s*{V}", "python", "collect_env"),
+        rule(r"^Python version\s*[:：]\s*{V}", "python", "collect_env"),
         rule(
-            r"^PyTorch version[:：]?\s*(?P<v>\d+\.\d+(?:\.\d+)*(?:[+.]\w+)?)",
+            r"^PyTorch version\s*[:：]?\s*(?P<v>\d+\.\d+(?:\.\d+)*(?:[+.]\w+)?)",
             "torch",
             "collect_env",
         ),
         rule(
-            r"^Python platform:\s*Linux-(?P<v>\d+\.\d+\.\d+\S*?)(?:\.(?:x86_64|aarch64))?-(?:x86_64|aarch64|ppc64le)",
+            r"^Python platform\s*:\s*Linux-(?P<v>\d+\.\d+\.\d+\S*?)(?:\.(?:x86_64|aarch64))?-(?:x86_64|aarch64|ppc64le)",
             "kernel",
             "collect_env",
+        ),
+        // JAX's print_environment_info().
+        rule(r"^python:\s*{V}", "python", "jax"),
+        rule(
+            r"uname_result\(.*\brelease='(?P<v>\d+\.\d+\.\d+[^']*?)(?:\.(?:x86_64|aarch64))?'",
+            "kernel",
+            "jax",
+        ),
+        // An API mismatch broken over lines, as newer drivers print it.
+        rule(
+            r"NVRM: has the version {V}, but this kernel module has",
+            "driver",
+            "NVRM API mismatch",
+        ),
+        rule(
+            r"NVRM: the version {V}\.\s+Please make sure",
+            "kernel_module",
+            "NVRM API mismatch",
         ),
         // sglang's check_env.
         rule(r"^Python:\s*{V}", "python", "check_env"),
@@ -350,6 +368,8 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "gpu",
             "os:",
             "os：",
+            // Newer collect_env pads its keys: `OS                           : Ubuntu ...`.
+            "os   ",
             "python",
             "libcudnn",
             "nccl",
@@ -373,7 +393,14 @@ pub fn of(paste: &[u8]) -> Fingerprint {
     let mut fp = Fingerprint::default();
     for (n, raw) in text.lines().enumerate() {
         // Only lines that can carry a version or a name are looked at closely.
-        if !ANCHORS.is_match(raw) || !raw.bytes().any(|b| b.is_ascii_digit()) {
+        if !ANCHORS.is_match(raw) {
+            continue;
+        }
+        // Only the open module refuses a GPU for lacking a GSP (a line without a number).
+        if raw.contains("not supported by open") || raw.contains("supported by open nvidia.ko") {
+            fp.add("driver_flavor", "open", n as u64 + 1, "NVRM");
+        }
+        if !raw.bytes().any(|b| b.is_ascii_digit()) {
             continue;
         }
         let line = crate::signature::normalize::strip_prefix(raw.trim_end());
