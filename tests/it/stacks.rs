@@ -466,3 +466,20 @@ async fn a_stack_is_recorded_from_the_match_page() {
         StatusCode::FORBIDDEN
     );
 }
+
+/// The nearest good stack is summed up by what differs: the operator's "nearest good stack
+/// differs only in driver".
+#[test]
+fn lore_env_names_the_one_field_a_near_stack_differs_in() {
+    let root = library_copy();
+    let paste = "PRETTY_NAME=\"Rocky Linux 9.2 (Blue Onyx)\"\n\
+| NVIDIA-SMI 535.129.03   Driver Version: 535.129.03   CUDA Version: 12.2 |\n\
+|   0  NVIDIA A100-SXM4-80GB  On   | 00000000:07:00.0 Off |   0 |\n";
+    let out = lore_in(root.path(), &["env"], paste.as_bytes());
+    let text = stdout(&out);
+    assert!(
+        text.contains("differs only in driver: 535.129.03 here, 525.147.05 there"),
+        "{text}"
+    );
+    assert!(text.contains("not in the paste: kernel ("), "{text}");
+}
