@@ -117,22 +117,7 @@ fn print_human(out: &mut impl Write, a: &Assessment, style: Style) -> std::io::R
         )?;
         let (shown, missing): (Vec<_>, Vec<_>) =
             s.differences.iter().partition(|d| !d.paste.is_empty());
-        let summary = match (s.kind, shown.as_slice()) {
-            ("exact", _) => format!("this exact stack is recorded {}", s.verdict.as_str()),
-            (_, []) => "agrees on every field the paste shows".to_string(),
-            (_, [d]) => format!(
-                "differs only in {}: {} here, {} there",
-                d.field, d.paste, d.stack
-            ),
-            (_, many) => format!(
-                "differs in {} fields the paste shows: {}",
-                many.len(),
-                many.iter()
-                    .map(|d| d.field.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        };
+        let summary = s.summary();
         writeln!(out, "      {summary}")?;
         if shown.len() > 1 {
             for d in &shown {

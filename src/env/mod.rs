@@ -396,6 +396,35 @@ fn match_stacks(fp: &Fingerprint, stacks: &[Stack]) -> Vec<StackMatch> {
         .collect()
 }
 
+impl StackMatch {
+    /// One line on how the paste stands to this stack: "this exact stack is recorded bad",
+    /// "differs only in driver: 535.129.03 here, 525.147.05 there", "agrees on every field the
+    /// paste shows", or the fields it differs in.
+    pub fn summary(&self) -> String {
+        let shown: Vec<&Difference> = self
+            .differences
+            .iter()
+            .filter(|d| !d.paste.is_empty())
+            .collect();
+        match (self.kind, shown.as_slice()) {
+            ("exact", _) => format!("this exact stack is recorded {}", self.verdict.as_str()),
+            (_, []) => "agrees on every field the paste shows".to_string(),
+            (_, [d]) => format!(
+                "differs only in {}: {} here, {} there",
+                d.field, d.paste, d.stack
+            ),
+            (_, many) => format!(
+                "differs in {} fields the paste shows: {}",
+                many.len(),
+                many.iter()
+                    .map(|d| d.field.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
+
 /// Why a stack could not be recorded.
 #[derive(Debug)]
 pub enum RecordError {

@@ -323,15 +323,14 @@ pub(super) fn environment_view(a: &crate::env::Assessment) -> EnvironmentView {
                     s.title.clone(),
                     s.verdict.as_str().to_string(),
                     s.kind.to_string(),
-                    s.differences
-                        .iter()
-                        .map(|d| {
+                    std::iter::once(s.summary())
+                        .chain(s.differences.iter().map(|d| {
                             if d.paste.is_empty() {
                                 format!("{}: not in the paste, {} there", d.field, d.stack)
                             } else {
                                 format!("{}: {} here, {} there", d.field, d.paste, d.stack)
                             }
-                        })
+                        }))
                         .collect(),
                 )
             })
