@@ -306,25 +306,16 @@ fn print_human(
         }
         for d in diff {
             writeln!(out, "  {}: {} here, {} there", d.id, d.here, d.healthy)?;
-            for l in &d.only_here {
-                writeln!(out, "     + {}", crate::format::chars_prefix(l, 160))?;
-            }
-            if d.only_here_total > d.only_here.len() {
-                writeln!(
-                    out,
-                    "     + ... {} more",
-                    d.only_here_total - d.only_here.len()
-                )?;
-            }
-            for l in &d.only_healthy {
-                writeln!(out, "     - {}", crate::format::chars_prefix(l, 160))?;
-            }
-            if d.only_healthy_total > d.only_healthy.len() {
-                writeln!(
-                    out,
-                    "     - ... {} more",
-                    d.only_healthy_total - d.only_healthy.len()
-                )?;
+            for (sign, lines, total) in [
+                ("+", &d.only_here, d.only_here_total),
+                ("-", &d.only_healthy, d.only_healthy_total),
+            ] {
+                for l in lines {
+                    writeln!(out, "     {sign} {}", crate::format::chars_prefix(l, 160))?;
+                }
+                if total > lines.len() {
+                    writeln!(out, "     {sign} ... {} more", total - lines.len())?;
+                }
             }
         }
     }
@@ -333,18 +324,7 @@ fn print_human(
         writeln!(out)?;
         writeln!(out, "{}", style.bold("Skipped or failed steps"))?;
         for s in skipped {
-            let why = match &s.skipped {
-                Some(kind) => format!("{kind}: {}", s.why.as_deref().unwrap_or_default()),
-                None => format!(
-                    "exit {}: {}",
-                    s.rc.unwrap_or(-1),
-                    s.notes
-                        .first()
-                        .map(String::as_str)
-                        .or_else(|| s.text.lines().find(|l| !l.trim().is_empty()))
-                        .unwrap_or_default()
-                ),
-            };
+            let why = s.why_not();
             writeln!(
                 out,
                 "  {:<20} {}",

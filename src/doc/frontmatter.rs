@@ -159,6 +159,30 @@ impl<'a> FrontMatter<'a> {
         }
     }
 
+    /// A required key whose value is one of a few words, read by `parse`: a missing key or an
+    /// unknown word is an error naming the `choices`, and `default` stands in.
+    pub fn take_choice<T>(
+        &mut self,
+        key: &str,
+        choices: &[&str],
+        parse: impl Fn(&str) -> Option<T>,
+        default: T,
+        problems: &mut Problems,
+    ) -> T {
+        let Some(text) = self.take_string(key, problems) else {
+            problems
+                .error(self.line_of_key(key), format!("`{key}` is missing"))
+                .hint = Some(format!("add `{key}: {}`", choices.join("|")));
+            return default;
+        };
+        parse(&text).unwrap_or_else(|| {
+            problems
+                .error(self.line_of_key(key), format!("unknown {key} `{text}`"))
+                .hint = Some(format!("use one of {}", choices.join(", ")));
+            default
+        })
+    }
+
     /// A date (`YYYY-MM-DD`, a longer timestamp read by its first ten characters); an error
     /// naming `example` when it is not one.
     pub fn take_date(

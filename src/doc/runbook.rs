@@ -156,23 +156,13 @@ fn parse_inner(path: &Path, text: &str, problems: &mut Problems) -> Option<Runbo
             .hint = Some("add one sentence that is shown next to a match".into());
         String::new()
     });
-    let severity = match fm.take_string("severity", problems) {
-        Some(text) => Severity::parse(&text).unwrap_or_else(|| {
-            problems
-                .error(
-                    fm.line_of_key("severity"),
-                    format!("unknown severity `{text}`"),
-                )
-                .hint = Some("use one of critical, high, medium, low, info".into());
-            Severity::Medium
-        }),
-        None => {
-            problems
-                .error(fm.line_of_key("severity"), "`severity` is missing")
-                .hint = Some("add `severity: critical|high|medium|low|info`".into());
-            Severity::Medium
-        }
-    };
+    let severity = fm.take_choice(
+        "severity",
+        &["critical", "high", "medium", "low", "info"],
+        Severity::parse,
+        Severity::Medium,
+        problems,
+    );
     let reviewed_at = fm.take_date("reviewed_at", "2026-11-29", problems);
     let aliases = fm.take_list("aliases", problems);
     let tags = fm.take_list("tags", problems);

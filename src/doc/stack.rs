@@ -282,23 +282,13 @@ fn parse_inner(path: &Path, text: &str, problems: &mut Problems) -> Option<Stack
             .hint = Some("add `title: <the stack in a few words>`".into());
         id.clone()
     });
-    let verdict = match fm.take_string("verdict", problems) {
-        Some(text) => Verdict::parse(&text).unwrap_or_else(|| {
-            problems
-                .error(
-                    fm.line_of_key("verdict"),
-                    format!("unknown verdict `{text}`"),
-                )
-                .hint = Some("use good, degraded or bad".into());
-            Verdict::Degraded
-        }),
-        None => {
-            problems
-                .error(fm.line_of_key("verdict"), "`verdict` is missing")
-                .hint = Some("add `verdict: good|degraded|bad`".into());
-            Verdict::Degraded
-        }
-    };
+    let verdict = fm.take_choice(
+        "verdict",
+        &["good", "degraded", "bad"],
+        Verdict::parse,
+        Verdict::Degraded,
+        problems,
+    );
     let tested_at = fm.take_date("tested_at", "2025-11-07", problems);
     let tested_by = fm.take_list("tested_by", problems);
     let workload = fm.take_string("workload", problems).unwrap_or_default();

@@ -43,6 +43,28 @@ impl Section {
             .map(move |(i, l)| (self.line + i as u64, l))
     }
 
+    /// What the step said about itself when it gave no answer: the collector's first note, else
+    /// the first line of its output.
+    pub fn complaint(&self) -> Option<&str> {
+        self.notes
+            .first()
+            .map(String::as_str)
+            .or_else(|| self.text.lines().find(|l| !l.trim().is_empty()))
+    }
+
+    /// Why the step gave no answer: `timeout: no answer within 10s`, or `exit 1: cat: ...`.
+    pub fn why_not(&self) -> String {
+        match (&self.skipped, &self.why) {
+            (Some(kind), Some(why)) => format!("{kind}: {why}"),
+            (Some(kind), None) => kind.clone(),
+            (None, _) => format!(
+                "exit {}: {}",
+                self.rc.unwrap_or(-1),
+                self.complaint().unwrap_or_default()
+            ),
+        }
+    }
+
     /// The step ran to its end and succeeded: its output can be trusted as an answer (a step
     /// that failed still has its output in the bundle, for the signatures).
     /// An empty output with a failing status is an answer too: `lsmod | grep nvidia` that finds
@@ -63,6 +85,15 @@ pub struct Bundle {
 impl Bundle {
     pub fn section(&self, id: &str) -> Option<&Section> {
         self.sections.iter().find(|s| s.id == id)
+    }
+
+    /// The text of line `n` of the bundle (a section's output line), empty when there is none.
+    pub fn line(&self, n: u64) -> &str {
+        self.sections
+            .iter()
+            .flat_map(|s| s.lines())
+            .find(|(l, _)| *l == n)
+            .map_or("", |(_, t)| t)
     }
 
     /// The output of a step that ran (empty when it did not).

@@ -92,10 +92,7 @@ fn missing(bundle: &Bundle, id: &str) -> String {
             "`{}` failed (exit {}){}",
             s.cmd,
             s.rc.unwrap_or(-1),
-            s.notes
-                .first()
-                .map(String::as_str)
-                .or_else(|| s.text.lines().find(|l| !l.trim().is_empty()))
+            s.complaint()
                 .map(|l| format!(": {}", crate::format::chars_prefix(l, 100)))
                 .unwrap_or_default()
         ),
@@ -308,15 +305,7 @@ fn module_equals_user_space(bundle: &Bundle, fp: &Fingerprint) -> Check {
             Some("driver-version-mismatch"),
         );
     };
-    let line_of = |n: u64| {
-        bundle
-            .sections
-            .iter()
-            .flat_map(|s| s.lines())
-            .find(|(l, _)| *l == n)
-            .map(|(_, t)| t.to_string())
-            .unwrap_or_default()
-    };
+    let line_of = |n: u64| bundle.line(n).to_string();
     if crate::env::compare_versions(&driver.value, &module.value) == std::cmp::Ordering::Equal {
         return check(
             "driver-matches-module",
@@ -729,7 +718,8 @@ fn libcuda(bundle: &Bundle) -> Check {
         return check("libcuda", CheckLevel::Ok, "", None);
     };
     // `libcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1`
-    let mut by_abi: BTreeMap<String, Vec<(u64, String)>> = BTreeMap::new();
+    // ABI -> (line, directory, the line's text), one per directory.
+    let mut by_abi: BTreeMap<String, Vec<(u64, String, String)>> = BTreeMap::new();
     for (n, line) in ldconfig.lines() {
         let t = line.trim();
         if let Some((name, path)) = t.split_once(" => ")
@@ -738,8 +728,8 @@ fn libcuda(bundle: &Bundle) -> Check {
             let abi = name.trim_start_matches("libcuda.so.1").trim().to_string();
             let dir = path.rsplit_once('/').map_or(path, |(d, _)| d).to_string();
             let entry = by_abi.entry(abi).or_default();
-            if !entry.iter().any(|(_, d)| *d == dir) {
-                entry.push((n, dir));
+            if !entry.iter().any(|(_, d, _)| *d == dir) {
+                entry.push((n, dir, t.to_string()));
             }
         }
     }
@@ -752,25 +742,13 @@ fn libcuda(bundle: &Bundle) -> Check {
         );
     }
     if let Some((_, dirs)) = by_abi.iter().find(|(_, dirs)| dirs.len() > 1) {
-        let evidence: Vec<(u64, String)> = dirs
-            .iter()
-            .map(|(n, _)| {
-                (
-                    *n,
-                    ldconfig
-                        .lines()
-                        .find(|(l, _)| l == n)
-                        .map(|(_, t)| t.trim().to_string())
-                        .unwrap_or_default(),
-                )
-            })
-            .collect();
+        let evidence: Vec<(u64, String)> = dirs.iter().map(|(n, _, t)| (*n, t.clone())).collect();
         return check(
             "libcuda",
             CheckLevel::Warn,
             format!(
                 "more than one libcuda.so.1 is on the linker path ({}): which one a program gets depends on the order, and a forward-compat or stale copy that does not match the kernel module fails with CUDA error 803 or 804",
-                dirs.iter().map(|(_, d)| d.as_str()).collect::<Vec<_>>().join(", ")
+                dirs.iter().map(|(_, d, _)| d.as_str()).collect::<Vec<_>>().join(", ")
             ),
             Some("cuda-forward-compat-mismatch"),
         )

@@ -90,7 +90,8 @@ impl Answer {
 /// with the library's signatures, rules and stacks.
 pub fn answer(text: &[u8], library: &Library) -> Answer {
     let started = std::time::Instant::now();
-    let BundleChecks { collected, checks } = bundle_checks(text).unwrap_or(BundleChecks {
+    let fp = crate::env::fingerprint::of(text);
+    let BundleChecks { collected, checks } = checks_of(text, &fp).unwrap_or(BundleChecks {
         collected: Vec::new(),
         checks: Vec::new(),
     });
@@ -98,8 +99,8 @@ pub fn answer(text: &[u8], library: &Library) -> Answer {
     let mut scanner = matcher.scanner();
     scanner.feed(text);
     let report: Report = matcher.report(scanner.finish(), None, started);
-    let environment = crate::env::of_paste(
-        text,
+    let environment = crate::env::of_fingerprint(
+        &fp,
         &library.stacks,
         &library.compat,
         chrono::Local::now().date_naive(),
@@ -121,10 +122,14 @@ pub fn bundle_checks(text: &[u8]) -> Option<BundleChecks> {
     if !bundle::is_bundle(text) {
         return None;
     }
+    checks_of(text, &crate::env::fingerprint::of(text))
+}
+
+/// The steps and checks of a bundle whose fingerprint `fp` is already read.
+fn checks_of(text: &[u8], fp: &crate::env::Fingerprint) -> Option<BundleChecks> {
     let string = String::from_utf8_lossy(text);
     let bundle = bundle::parse(&string)?;
-    let fp = crate::env::fingerprint::of(text);
-    let checks = checks::run(&bundle, &fp);
+    let checks = checks::run(&bundle, fp);
     Some(BundleChecks {
         collected: bundle.sections,
         checks,
@@ -172,8 +177,10 @@ pub fn diff(here: &Bundle, healthy: &Bundle, per_section: usize) -> Vec<SectionD
             },
         };
         let (oa, ob) = (outcome(a), outcome(b));
-        let text = |s: Option<&Section>| s.map(|s| s.text.clone()).unwrap_or_default();
-        let (ta, tb) = (text(a), text(b));
+        let (ta, tb) = (
+            a.map_or("", |s| s.text.as_str()),
+            b.map_or("", |s| s.text.as_str()),
+        );
         let versions = id != "kernel.log" && id != "kernel.previous" && id != "smi.memory";
         let (only_here, only_there): (Vec<String>, Vec<String>) = if versions {
             let set_b: std::collections::HashSet<String> = tb.lines().map(shape).collect();

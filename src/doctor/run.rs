@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use super::table::{COLLECTORS, Collector, MARKER, fallen_off, quote};
+use super::table::{COLLECTORS, Collector, GUARD_WHY, MARKER, fallen_off, quote};
 
 /// A step's output is cut at this size.
 const MAX_OUTPUT: u64 = 4 << 20;
@@ -221,10 +221,7 @@ pub fn collect(options: &Options, lore_version: &str) -> String {
                             run_step(c, options, left)
                         };
                         if c.id == "kernel.log" && fallen_off(&done.output) {
-                            *fallen.lock().expect("not poisoned") = Some(
-                                "the kernel log says the GPU fell off the bus (Xid 79): NVML would hang"
-                                    .into(),
-                            );
+                            *fallen.lock().expect("not poisoned") = Some(GUARD_WHY.into());
                         }
                         *results[i].lock().expect("not poisoned") = Some(done);
                     }

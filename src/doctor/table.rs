@@ -372,7 +372,7 @@ run() {{
   fi
   head -c 4194304 "$out"
   [ -n "$(tail -c 1 "$out")" ] && echo
-  if [ "$id" = kernel.log ] && grep -qE 'fallen off the bus|Xid.{{0,40}}[ :,]79[ ,]' "$out"; then FALLEN="the kernel log says the GPU fell off the bus (Xid 79): NVML would hang"; fi
+  if [ "$id" = kernel.log ] && grep -qE '{FALLEN_OFF}' "$out"; then FALLEN="{GUARD_WHY}"; fi
   rm -f "$out"
   return 0
 }}
@@ -395,12 +395,18 @@ run() {{
     s
 }
 
+/// A kernel log line that says a GPU is gone, in a syntax both Rust's regex and `grep -E` read.
+const FALLEN_OFF: &str = r"fallen off the bus|Xid.{0,40}[ :,]79[ ,]";
+
+/// Why NVML steps are skipped after [`FALLEN_OFF`] matched.
+pub const GUARD_WHY: &str =
+    "the kernel log says the GPU fell off the bus (Xid 79): NVML would hang";
+
 /// Whether a kernel log says the GPU is gone, in which case NVML must not be touched: the same
 /// test the script makes.
 pub fn fallen_off(kernel_log: &str) -> bool {
-    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"fallen off the bus|Xid.{0,40}[ :,]79[ ,]").expect("valid")
-    });
+    static RE: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(FALLEN_OFF).expect("valid"));
     RE.is_match(kernel_log)
 }
 

@@ -337,8 +337,17 @@ pub fn of_paste(
     families: &[Compat],
     today: chrono::NaiveDate,
 ) -> Option<Assessment> {
-    let fp = fingerprint::of(paste);
-    (fp.fields.len() >= 2).then(|| assess(&fp, stacks, families, today))
+    of_fingerprint(&fingerprint::of(paste), stacks, families, today)
+}
+
+/// [`of_paste`] for a fingerprint already read.
+pub fn of_fingerprint(
+    fp: &Fingerprint,
+    stacks: &[Stack],
+    families: &[Compat],
+    today: chrono::NaiveDate,
+) -> Option<Assessment> {
+    (fp.fields.len() >= 2).then(|| assess(fp, stacks, families, today))
 }
 
 /// The stacks this paste is exactly, or else the nearest three (fewest differences among the

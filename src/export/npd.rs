@@ -148,31 +148,7 @@ pub(super) fn export(runbooks: &[Runbook], options: &Options) -> Result<Export, 
     }
     let mut files = Vec::new();
     for &plugin in &options.plugins {
-        if plugin == NpdPlugin::Doctor {
-            let mut contents =
-                serde_json::to_string_pretty(&doctor_config(options)).map_err(|e| {
-                    ExportError::Serialize {
-                        format: "npd",
-                        message: e.to_string(),
-                    }
-                })?;
-            contents.push('\n');
-            files.push(File {
-                name: file_name(plugin).to_string(),
-                contents,
-            });
-            continue;
-        }
-        let (name, plugin_config, log_path) = match plugin {
-            NpdPlugin::Kmsg => ("kmsg", None, "/dev/kmsg"),
-            NpdPlugin::Journald => (
-                "journald",
-                Some(BTreeMap::from([("source", "kernel")])),
-                "/var/log/journal",
-            ),
-            NpdPlugin::Doctor => unreachable!("written above"),
-        };
-        let config = Config {
+        let watcher = |name, plugin_config, log_path| Config {
             plugin: name,
             plugin_config,
             log_path,
@@ -186,11 +162,19 @@ pub(super) fn export(runbooks: &[Runbook], options: &Options) -> Result<Export, 
             }],
             rules: rules.clone(),
         };
-        let mut contents =
-            serde_json::to_string_pretty(&config).map_err(|e| ExportError::Serialize {
-                format: "npd",
-                message: e.to_string(),
-            })?;
+        let contents = match plugin {
+            NpdPlugin::Kmsg => serde_json::to_string_pretty(&watcher("kmsg", None, "/dev/kmsg")),
+            NpdPlugin::Journald => serde_json::to_string_pretty(&watcher(
+                "journald",
+                Some(BTreeMap::from([("source", "kernel")])),
+                "/var/log/journal",
+            )),
+            NpdPlugin::Doctor => serde_json::to_string_pretty(&doctor_config(options)),
+        };
+        let mut contents = contents.map_err(|e| ExportError::Serialize {
+            format: "npd",
+            message: e.to_string(),
+        })?;
         contents.push('\n');
         files.push(File {
             name: file_name(plugin).to_string(),

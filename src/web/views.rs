@@ -247,22 +247,7 @@ impl DoctorView {
                 .collected
                 .iter()
                 .filter(|s| !s.ran())
-                .map(|s| {
-                    let why = match (&s.skipped, &s.why) {
-                        (Some(kind), Some(why)) => format!("{kind}: {why}"),
-                        (Some(kind), None) => kind.clone(),
-                        (None, _) => format!(
-                            "exit {}: {}",
-                            s.rc.unwrap_or(-1),
-                            s.notes
-                                .first()
-                                .map(String::as_str)
-                                .or_else(|| s.text.lines().find(|l| !l.trim().is_empty()))
-                                .unwrap_or_default()
-                        ),
-                    };
-                    (s.id.clone(), why)
-                })
+                .map(|s| (s.id.clone(), s.why_not()))
                 .collect(),
             steps: doctor.collected.len(),
         }
