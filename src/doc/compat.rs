@@ -50,6 +50,9 @@ pub enum RuleKind {
     /// A pair that was reported bad: `of` within the row's `min`..`max` on a `by` the row's key
     /// takes. Never passes silently, never a violation unless the row is documented.
     BadPair,
+    /// The `of` field's branch (the row's key) is supported until the end of the row's `ended`
+    /// month (`2026-06`); after it the branch gets no more fixes. Judged against today's date.
+    EndOfLife,
 }
 
 impl RuleKind {
@@ -61,6 +64,7 @@ impl RuleKind {
             RuleKind::Equal => "equal",
             RuleKind::NotOlderThan => "not-older-than",
             RuleKind::BadPair => "bad-pair",
+            RuleKind::EndOfLife => "end-of-life",
         }
     }
 
@@ -120,6 +124,9 @@ pub struct Row {
     pub max: Option<String>,
     #[serde(default)]
     pub values: Vec<String>,
+    /// The month support ends (`YYYY-MM`), for an `end-of-life` rule.
+    #[serde(default)]
+    pub ended: Option<String>,
     pub source: String,
     pub authority: Authority,
     pub reviewed_at: NaiveDate,
@@ -135,7 +142,7 @@ pub struct Rule {
     /// What a broken documented row counts as (default `violation`).
     #[serde(default)]
     pub severity: Severity,
-    /// What the rule says, for a finding (`{by}`, `{key}`, `{min}`, `{max}`, `{values}`, `{of}`,
+    /// What the rule says, for a finding (`{by}`, `{key}`, `{min}`, `{max}`, `{values}`, `{ended}`, `{of}`,
     /// `{value}` are filled).
     pub message: String,
     /// The fields to compare against the row's minimum, first present wins.
@@ -244,6 +251,7 @@ fn parse_inner(path: &Path, text: &str, problems: &mut Problems) -> Option<Compa
                 RuleKind::Range | RuleKind::BadPair => row.min.is_some() || row.max.is_some(),
                 RuleKind::Member => !row.values.is_empty(),
                 RuleKind::Equal | RuleKind::NotOlderThan => row.key == "*",
+                RuleKind::EndOfLife => row.ended.is_some(),
             };
             if !needs {
                 problems.error(
@@ -258,6 +266,7 @@ fn parse_inner(path: &Path, text: &str, problems: &mut Problems) -> Option<Compa
                             RuleKind::Range | RuleKind::BadPair => "min or max",
                             RuleKind::Member => "values",
                             RuleKind::Equal | RuleKind::NotOlderThan => "one row with key `*`",
+                            RuleKind::EndOfLife => "ended",
                         }
                     ),
                 );
@@ -274,6 +283,17 @@ fn parse_inner(path: &Path, text: &str, problems: &mut Problems) -> Option<Compa
                 {
                     problems.error(0, format!("rule `{}`: row {what} {why}", rule.id));
                 }
+            }
+            if let Some(ended) = &row.ended
+                && month_end(ended).is_none()
+            {
+                problems.error(
+                    0,
+                    format!(
+                        "rule `{}`: row `{}` ended `{ended}` is not a month (YYYY-MM)",
+                        rule.id, row.key
+                    ),
+                );
             }
             if !row.source.starts_with("https://") {
                 problems.error(
@@ -297,7 +317,7 @@ fn parse_inner(path: &Path, text: &str, problems: &mut Problems) -> Option<Compa
         }
         for example in rule.examples.iter().chain(&rule.counterexamples) {
             for field in example.keys() {
-                if !known_field(field) && field != "level" {
+                if !known_field(field) && field != "level" && field != "today" {
                     problems.error(
                         0,
                         format!("rule `{}`: example field `{field}` is not a field", rule.id),
@@ -313,4 +333,16 @@ fn parse_inner(path: &Path, text: &str, problems: &mut Problems) -> Option<Compa
         rules: front.rules,
         body: split.body.to_string(),
     })
+}
+
+/// The last day of a `YYYY-MM` month (`2026-06` is 2026-06-30).
+pub fn month_end(month: &str) -> Option<NaiveDate> {
+    let (year, month) = month.trim().split_once('-')?;
+    let (year, month): (i32, u32) = (year.parse().ok()?, month.parse().ok()?);
+    let next = if month == 12 {
+        NaiveDate::from_ymd_opt(year + 1, 1, 1)?
+    } else {
+        NaiveDate::from_ymd_opt(year, month + 1, 1)?
+    };
+    next.pred_opt()
 }

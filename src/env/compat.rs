@@ -3,9 +3,13 @@
 
 use std::cmp::Ordering;
 
+use chrono::NaiveDate;
+
 use super::{Level, compare_versions};
 use crate::doc::Diagnostic;
-use crate::doc::compat::{Authority, Compat, ExceptionLevel, Row, Rule, RuleKind, Severity};
+use crate::doc::compat::{
+    Authority, Compat, ExceptionLevel, Row, Rule, RuleKind, Severity, month_end,
+};
 
 /// What one rule says about one fingerprint.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,7 +65,11 @@ fn at_precision_of(value: &str, like: &str) -> String {
 
 /// Applies `rule` to a fingerprint read through `get`; `None` when the fingerprint lacks what
 /// the rule needs (the rule does not apply, which is not the same as passing).
-pub fn evaluate(rule: &Rule, get: &dyn Fn(&str) -> Option<String>) -> Option<Outcome> {
+pub fn evaluate(
+    rule: &Rule,
+    get: &dyn Fn(&str) -> Option<String>,
+    today: NaiveDate,
+) -> Option<Outcome> {
     let (by, key_value) = rule.by.iter().find_map(|f| Some((f, get(f)?)))?;
     let (of, value) = rule.of.iter().find_map(|f| Some((f, get(f)?)))?;
     let row = row_for(&rule.rows, &key_value)?;
@@ -87,6 +95,11 @@ pub fn evaluate(rule: &Rule, get: &dyn Fn(&str) -> Option<String>) -> Option<Out
             compare_versions(&value, &at_precision_of(&key_value, &value)) != Ordering::Less
         }
         RuleKind::BadPair => !within(&value),
+        RuleKind::EndOfLife => row
+            .ended
+            .as_deref()
+            .and_then(month_end)
+            .is_none_or(|end| today <= end),
     };
     let fill = |text: &str| {
         text.replace("{by}", by)
@@ -94,6 +107,7 @@ pub fn evaluate(rule: &Rule, get: &dyn Fn(&str) -> Option<String>) -> Option<Out
             .replace("{min}", &min)
             .replace("{max}", &max)
             .replace("{values}", &row.values.join(", "))
+            .replace("{ended}", row.ended.as_deref().unwrap_or_default())
             .replace("{of}", of)
             .replace("{value}", &value)
     };
@@ -109,6 +123,11 @@ pub fn evaluate(rule: &Rule, get: &dyn Fn(&str) -> Option<String>) -> Option<Out
             RuleKind::BadPair => {
                 format!("{of} {value} on {by} {key_value} is not a pair reported bad")
             }
+            RuleKind::EndOfLife => format!(
+                "{of} {value}: branch {} is supported until {}",
+                row.key,
+                row.ended.as_deref().unwrap_or_default()
+            ),
         };
         return Some(Outcome {
             level: Level::Ok,
@@ -147,14 +166,22 @@ pub fn evaluate(rule: &Rule, get: &dyn Fn(&str) -> Option<String>) -> Option<Out
 /// GPU on a proprietary module is not judged by "Blackwell needs open") and every
 /// counterexample must not
 /// (a violation, or a risk when the rule only states a risk), through the same evaluation as a
-/// paste. A counterexample's `level` key, when given, names the exact level it must get.
+/// paste. A counterexample's `level` key, when given, names the exact level it must get; an
+/// example's `today` key (`2026-12-01`) fixes the date an end-of-life rule is judged on, so that
+/// the example keeps its meaning after the date passes.
 pub fn check_examples(families: &[Compat]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    let on = |example: &std::collections::BTreeMap<String, String>| {
+        example
+            .get("today")
+            .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok())
+            .unwrap_or_else(today)
+    };
     for family in families {
         for rule in &family.rules {
             for (n, example) in rule.examples.iter().enumerate() {
                 let get = |f: &str| example.get(f).cloned();
-                match evaluate(rule, &get) {
+                match evaluate(rule, &get, on(example)) {
                     Some(o) if o.level == Level::Ok => {}
                     None if rule
                         .by
@@ -175,7 +202,7 @@ pub fn check_examples(families: &[Compat]) -> Vec<Diagnostic> {
             }
             for (n, example) in rule.counterexamples.iter().enumerate() {
                 let get = |f: &str| example.get(f).cloned();
-                let got = evaluate(rule, &get).map(|o| o.level);
+                let got = evaluate(rule, &get, on(example)).map(|o| o.level);
                 let fits = match example.get("level").map(String::as_str) {
                     Some("violation") => got == Some(Level::Violation),
                     Some("risk") => got == Some(Level::Risk),
@@ -204,6 +231,10 @@ pub fn check_examples(families: &[Compat]) -> Vec<Diagnostic> {
     out
 }
 
+fn today() -> NaiveDate {
+    chrono::Local::now().date_naive()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,11 +245,43 @@ mod tests {
             min: Some(min.into()),
             max: None,
             values: Vec::new(),
+            ended: None,
             source: "https://example.com".into(),
             authority: Authority::Documented,
             reviewed_at: chrono::NaiveDate::from_ymd_opt(2026, 12, 1).unwrap(),
             note: String::new(),
         }
+    }
+
+    #[test]
+    fn a_branch_ends_after_its_last_month() {
+        let mut ended = row("535", "0");
+        ended.min = None;
+        ended.ended = Some("2026-06".into());
+        let rule = Rule {
+            id: "lifecycle".into(),
+            kind: RuleKind::EndOfLife,
+            severity: Severity::Risk,
+            message: "{of} {value} ended {ended}".into(),
+            of: vec!["driver".into()],
+            by: vec!["driver".into()],
+            rows: vec![ended],
+            exceptions: Vec::new(),
+            examples: Vec::new(),
+            counterexamples: Vec::new(),
+        };
+        let get = |f: &str| (f == "driver").then(|| "535.104.05".to_string());
+        let on = |d: u32, m: u32| NaiveDate::from_ymd_opt(2026, m, d).unwrap();
+        assert_eq!(evaluate(&rule, &get, on(30, 6)).unwrap().level, Level::Ok);
+        let late = evaluate(&rule, &get, on(1, 7)).unwrap();
+        assert_eq!(late.level, Level::Risk);
+        assert_eq!(late.message, "driver 535.104.05 ended 2026-06");
+        // A branch without a row is not judged.
+        let other = |f: &str| (f == "driver").then(|| "590.44.01".to_string());
+        assert!(evaluate(&rule, &other, on(1, 7)).is_none());
+        assert_eq!(month_end("2024-02"), NaiveDate::from_ymd_opt(2024, 2, 29));
+        assert_eq!(month_end("2026-12"), NaiveDate::from_ymd_opt(2026, 12, 31));
+        assert_eq!(month_end("June 2026"), None);
     }
 
     #[test]
@@ -264,13 +327,13 @@ mod tests {
             "cuda_runtime" => Some("12.1".to_string()),
             _ => None,
         };
-        let outcome = evaluate(&rule, &get).unwrap();
+        let outcome = evaluate(&rule, &get, today()).unwrap();
         assert_eq!(outcome.level, Level::Risk);
         assert_eq!(
             outcome.message,
             "cuda_runtime 12.1 wants 525, driver is 470.57.02"
         );
-        assert!(evaluate(&rule, &|_: &str| None).is_none());
+        assert!(evaluate(&rule, &|_: &str| None, today()).is_none());
     }
 
     fn rule(kind: RuleKind, of: &str, by: &str, rows: Vec<Row>) -> Rule {
@@ -295,7 +358,7 @@ mod tests {
                 .find(|(k, _)| *k == f)
                 .map(|(_, v)| v.to_string())
         };
-        evaluate(rule, &get).map(|o| o.level)
+        evaluate(rule, &get, today()).map(|o| o.level)
     }
 
     #[test]
@@ -432,7 +495,7 @@ mod tests {
             "cuda_runtime" | "cuda_compat" => Some("12.1".to_string()),
             _ => None,
         };
-        let outcome = evaluate(&minimum, &get).unwrap();
+        let outcome = evaluate(&minimum, &get, today()).unwrap();
         assert_eq!(outcome.level, Level::Risk);
         assert!(outcome.message.ends_with("but forward compatibility"));
         assert_eq!(outcome.source, "https://example.com/fc");

@@ -136,15 +136,6 @@ fn same(field: &str, a: &str, b: &str) -> bool {
     }
 }
 
-/// NVIDIA's data-center driver branches past their end of life, and the month each one ended,
-/// as the support page lists them (reviewed 2026-12-01):
-/// https://docs.nvidia.com/datacenter/tesla/drivers/supported-drivers-and-cuda-toolkit-versions.html
-const BRANCH_END: &[(u64, &str)] = &[(535, "2026-06"), (570, "2026-02")];
-/// Branches the page lists as end of life without a date.
-const BRANCHES_ENDED: &[u64] = &[
-    410, 418, 440, 450, 455, 460, 465, 495, 510, 515, 525, 550, 560, 565, 575,
-];
-const LIFECYCLE: &str = "https://docs.nvidia.com/datacenter/tesla/drivers/supported-drivers-and-cuda-toolkit-versions.html";
 const MISMATCH: &str = "https://github.com/NVIDIA/open-gpu-kernel-modules/blob/main/src/nvidia/arch/nvalloc/unix/src/osapi.c";
 
 /// Judges a fingerprint against the rules this build knows and the recorded stacks. `today`
@@ -160,7 +151,7 @@ pub fn assess(
     let get = |f: &str| fp.get(f).map(|x| x.value.clone());
     for family in families {
         for rule in &family.rules {
-            if let Some(outcome) = compat::evaluate(rule, &get) {
+            if let Some(outcome) = compat::evaluate(rule, &get, today) {
                 findings.push(Finding {
                     rule: rule.id.clone(),
                     level: outcome.level,
@@ -200,36 +191,6 @@ pub fn assess(
             });
         }
     }
-    // A branch past its end of life gets no more fixes: a risk, not a violation.
-    if let Some(version) = module.or(driver) {
-        let branch: u64 = version
-            .value
-            .split('.')
-            .next()
-            .and_then(|b| b.parse().ok())
-            .unwrap_or(0);
-        let month = today.format("%Y-%m").to_string();
-        let ended = BRANCH_END
-            .iter()
-            .find(|(b, end)| *b == branch && month.as_str() > *end)
-            .map(|(_, end)| format!("ended {end}"))
-            .or_else(|| {
-                BRANCHES_ENDED
-                    .contains(&branch)
-                    .then(|| "ended".to_string())
-            });
-        if let Some(when) = ended {
-            findings.push(Finding {
-                rule: "driver-branch-lifecycle".into(),
-                level: Level::Risk,
-                message: format!(
-                    "driver branch R{branch} ({}) is past its end of life on NVIDIA's data-center support page ({when}): no more fixes",
-                    version.value
-                ),
-                source: LIFECYCLE.into(),
-            });
-        }
-    }
     // The CUDA in use is what the minimum-driver rules read; nvidia-smi's "CUDA Version" is
     // only the driver's maximum, so a paste without it cannot be judged on that.
     if (driver.is_some() || module.is_some())
@@ -251,6 +212,8 @@ pub fn assess(
             source: String::new(),
         });
     }
+    // Worst first: a violation is what a reader must see before anything else.
+    findings.sort_by_key(|f| std::cmp::Reverse(f.level));
     let verdict = findings
         .iter()
         .map(|f| f.level)

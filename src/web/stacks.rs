@@ -307,6 +307,10 @@ fn requirement(kind: crate::doc::compat::RuleKind, row: &crate::doc::compat::Row
         RuleKind::Equal => "equal".into(),
         RuleKind::NotOlderThan => "not older".into(),
         RuleKind::BadPair => format!("bad: {range}"),
+        RuleKind::EndOfLife => format!(
+            "supported until {}",
+            row.ended.as_deref().unwrap_or_default()
+        ),
     }
 }
 
