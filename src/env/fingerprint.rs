@@ -300,8 +300,16 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "torch",
             "pip",
         ),
-        rule(r"^nvidia-nccl-cu\d+\s*(?:==|\s)\s*{V}", "nccl", "pip"),
-        rule(r"^nvidia-cudnn-cu\d+\s*(?:==|\s)\s*{V}", "cudnn", "pip"),
+        rule(
+            r"^(?:\[(?:pip3?|conda)\]\s*)?nvidia-nccl-cu\d+\s*(?:==|\s)\s*{V}",
+            "nccl",
+            "pip",
+        ),
+        rule(
+            r"^(?:\[(?:pip3?|conda)\]\s*)?nvidia-cudnn-cu\d+\s*(?:==|\s)\s*{V}",
+            "cudnn",
+            "pip",
+        ),
         // The GPU's compute capability, as PyTorch and deviceQuery print it, and the
         // architectures a PyTorch build carries (what a paste prints beats any table).
         rule(
@@ -340,6 +348,51 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "torch",
             "pip install",
         ),
+        // Issue forms and hand-written environment lists (`- Driver: 550.163.01`), read after
+        // their list marker and emphasis are taken off.
+        rule(
+            r"(?i)^(?:nvidia |gpu |opencl/cuda )?driver(?: version)?(?:\*\*)?\s*[:：]\s*{V}",
+            "driver",
+            "environment list",
+        ),
+        rule(
+            r"^GPU\s*[:：]\s*(?:\d+\s*[x×]\s*)?(?:NVIDIA )?(?P<v>[A-Za-z][^\n(,]*?)\s*(?:\(.*)?$",
+            "gpu",
+            "environment list",
+        ),
+        rule(
+            r"(?i)\bcompute capability:?\s*{V}",
+            "cc",
+            "environment list",
+        ),
+        rule(
+            r"^Torch version:\s*(?P<v>\d+\.\d+(?:\.\d+)*(?:\+\w+)?)",
+            "torch",
+            "torch.__version__",
+        ),
+        // PyTorch's warnings name the GPU and its capability.
+        rule(
+            r"Found GPU\d+ (?:NVIDIA )?(?P<v>.+?) which is of cuda capability",
+            "gpu",
+            "PyTorch",
+        ),
+        rule(r"which is of cuda capability {V}", "cc", "PyTorch"),
+        rule(
+            r"(?P<v>with CUDA capability sm_\d+[a-z]? is not compatible with the current PyTorch install)",
+            "arch_refused",
+            "PyTorch",
+        ),
+        rule(
+            r"^(?:NVIDIA )?(?P<v>[A-Za-z][\w -]*?) with CUDA capability sm_\d+[a-z]? is not compatible",
+            "gpu",
+            "PyTorch",
+        ),
+        // ptxas refusing a newer PTX ISA (see STATEMENTS).
+        rule(
+            r"(?P<v>Unsupported \.version \d+\.\d+; current version is '\d+\.\d+')",
+            "ptx_unsupported",
+            "ptxas",
+        ),
         // NCCL and fabric manager logs.
         rule(r"NCCL INFO NCCL version {V}", "nccl", "NCCL log"),
         rule(
@@ -376,12 +429,61 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "fabric manager",
             "kmod-",
             "dkms",
+            "driver",
+            "capability",
+            "ptx",
+            "unsupported .version",
             // nvidia-smi's table rows name the GPU without saying NVIDIA on older drivers.
             " on |",
             " off |",
         ])
         .expect("valid anchors")
 });
+
+/// Messages that state a broken rule themselves, without a number: NVML finds the library and
+/// the loaded module at different versions; the driver's JIT cannot read PTX that a newer CUDA
+/// wrote. (words, field, what printed it)
+const STATEMENTS: &[(&str, &str, &str)] = &[
+    (
+        "Driver/library version mismatch",
+        "nvml_mismatch",
+        "nvidia-smi",
+    ),
+    (
+        "the provided PTX was compiled with an unsupported toolchain",
+        "ptx_unsupported",
+        "CUDA",
+    ),
+    (
+        "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
+        "ptx_unsupported",
+        "CUDA",
+    ),
+];
+
+/// NVIDIA's open-gpu-kernel-modules issue form: a heading, then the answer on a later line.
+const OPEN_FORM: &str = "open-gpu-kernel-modules issue form";
+const FORM_HEADINGS: &[(&str, &str)] = &[
+    ("NVIDIA Open GPU Kernel Modules Version", "kernel_module"),
+    ("Kernel Release", "kernel"),
+];
+/// A line that is only a version (`590.48.01-2`, `6.12.65-1-lts`).
+static LONE_VERSION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(?P<v>\d+\.\d+(?:\.\d+)*)(?:-[\w.+-]+)?$").expect("valid"));
+
+/// A line as a hand-written list holds it: without indentation, a list marker (`-`, `*`, `•`)
+/// and emphasis (`**Driver**: ...`).
+fn plain_form(raw: &str) -> &str {
+    let mut line = raw.trim();
+    for _ in 0..2 {
+        line = line
+            .trim_start_matches(['-', '*', '•', '>'])
+            .trim_start()
+            .trim_start_matches("**")
+            .trim_start();
+    }
+    line
+}
 
 /// Pastes larger than this are read only in their first part: versions are printed at the start
 /// of what carries them, and a paste of megabytes of dmesg should not cost more than its scan.
@@ -391,7 +493,42 @@ const MAX_SCAN: usize = 1 << 20;
 pub fn of(paste: &[u8]) -> Fingerprint {
     let text = String::from_utf8_lossy(&paste[..paste.len().min(MAX_SCAN)]);
     let mut fp = Fingerprint::default();
+    // A form heading whose answer is on a later line: (field, what printed it).
+    let mut answer_to: Option<(&'static str, &'static str)> = None;
     for (n, raw) in text.lines().enumerate() {
+        if let Some((field, source)) = answer_to
+            && !raw.trim().is_empty()
+        {
+            answer_to = None;
+            if let Some(v) = LONE_VERSION.captures(raw.trim()).and_then(|c| c.name("v")) {
+                // A kernel release is kept whole (`6.12.65-1-lts`), a driver without its
+                // package revision (`590.48.01-2`).
+                let value = if field == "kernel" {
+                    raw.trim()
+                } else {
+                    v.as_str()
+                };
+                fp.add(field, value, n as u64 + 1, source);
+                if source == OPEN_FORM {
+                    fp.add("driver_flavor", "open", n as u64 + 1, source);
+                }
+            }
+            continue;
+        }
+        if raw.trim().is_empty() {
+            continue;
+        }
+        answer_to = FORM_HEADINGS
+            .iter()
+            .find(|(heading, _)| {
+                raw.trim_start_matches(['#', ' '])
+                    .trim()
+                    .eq_ignore_ascii_case(heading)
+            })
+            .map(|&(_, field)| (field, OPEN_FORM));
+        if answer_to.is_some() {
+            continue;
+        }
         // Only lines that can carry a version or a name are looked at closely.
         if !ANCHORS.is_match(raw) {
             continue;
@@ -400,10 +537,17 @@ pub fn of(paste: &[u8]) -> Fingerprint {
         if raw.contains("not supported by open") || raw.contains("supported by open nvidia.ko") {
             fp.add("driver_flavor", "open", n as u64 + 1, "NVRM");
         }
+        // Messages that carry no number but state a broken rule.
+        for (words, field, source) in STATEMENTS {
+            if let Some(at) = raw.find(words) {
+                fp.add(field, &raw[at..at + words.len()], n as u64 + 1, source);
+            }
+        }
         if !raw.bytes().any(|b| b.is_ascii_digit()) {
             continue;
         }
         let line = crate::signature::normalize::strip_prefix(raw.trim_end());
+        let plain = plain_form(raw);
         let lower = raw.to_ascii_lowercase();
         let holds = |rule: &Rule| {
             rule.needles.as_ref().is_none_or(|set| {
@@ -412,7 +556,11 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             })
         };
         for rule in RULES.iter().filter(|r| holds(r)) {
-            if let Some(c) = rule.re().captures(line).or_else(|| rule.re().captures(raw))
+            if let Some(c) = rule
+                .re()
+                .captures(line)
+                .or_else(|| rule.re().captures(raw))
+                .or_else(|| (plain != line).then(|| rule.re().captures(plain)).flatten())
                 && let Some(v) = c.name("v")
             {
                 let (field, value) = match rule.field {
@@ -724,6 +872,35 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         assert_eq!(fp.conflicts.len(), 1);
         assert_eq!(fp.conflicts[0].field, "driver");
         assert_eq!(fp.conflicts[0].values[1].value, "525.147.05");
+    }
+
+    #[test]
+    fn hand_written_lists_forms_and_indented_reports() {
+        let list = "## Environment\n- OS: Ubuntu 24.04.3 LTS\n- GPU: NVIDIA GeForce GTX 1050 (compute capability 6.1)\n- **Driver**: 550.163.01\n- PyTorch: 2.8.0+cu128\n";
+        let fp = of(list.as_bytes());
+        let value = |f: &str| fp.get(f).map(|x| x.value.clone()).unwrap_or_default();
+        assert_eq!(value("os"), "Ubuntu 24.04.3 LTS");
+        assert_eq!(value("gpu"), "GeForce GTX 1050");
+        assert_eq!(value("cc"), "6.1");
+        assert_eq!(value("driver"), "550.163.01");
+        assert_eq!(value("framework"), "torch 2.8.0+cu128");
+        assert_eq!(value("cuda_runtime"), "12.8");
+
+        let form = "### NVIDIA Open GPU Kernel Modules Version\n\n590.48.01-2\n\n### Operating System and Version\n\narch linux\n\n### Kernel Release\n\n6.12.65-1-lts\n";
+        let fp = of(form.as_bytes());
+        let value = |f: &str| fp.get(f).map(|x| x.value.clone()).unwrap_or_default();
+        assert_eq!(value("kernel_module"), "590.48.01");
+        assert_eq!(value("driver_flavor"), "open");
+        assert_eq!(value("kernel"), "6.12.65-1-lts");
+        assert_eq!(fp.get("kernel").unwrap().line, 11);
+
+        let indented = "    PyTorch version: 1.3.1\n    Python version: 3.7\n    Nvidia driver version: 430.64\n    [pip3] nvidia-nccl-cu12==2.20.5\n";
+        let fp = of(indented.as_bytes());
+        let value = |f: &str| fp.get(f).map(|x| x.value.clone()).unwrap_or_default();
+        assert_eq!(value("framework"), "torch 1.3.1");
+        assert_eq!(value("python"), "3.7");
+        assert_eq!(value("driver"), "430.64");
+        assert_eq!(value("nccl"), "2.20.5");
     }
 
     #[test]
