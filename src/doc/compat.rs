@@ -15,7 +15,7 @@ use super::{Diagnostic, Problems, is_valid_id};
 
 /// Fields a rule may read beyond a stack's vocabulary: the highest CUDA the driver supports, the
 /// loaded kernel module, and the architectures a framework build carries (`sm_80 sm_86 ...`).
-const EXTRA_FIELDS: &[&str] = &["driver_cuda", "kernel_module", "arch_list"];
+const EXTRA_FIELDS: &[&str] = &["driver_cuda", "kernel_module", "arch_list", "cudnn_built"];
 
 /// Facts older than this are warned about: vendors' tables move.
 pub const REVIEW_DAYS: i64 = 180;

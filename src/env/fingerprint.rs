@@ -393,6 +393,25 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "ptx_unsupported",
             "ptxas",
         ),
+        // cuDNN loaded at run time against the one the framework was built with (PyTorch's
+        // tuples, TensorFlow's versions); the build's is kept at major.minor, the precision the
+        // frameworks compare at.
+        rule(
+            r"PyTorch was compiled against \((?P<v>\d+, \d+), \d+\)",
+            "cudnn_built_tuple",
+            "PyTorch",
+        ),
+        rule(
+            r"but found runtime version \((?P<v>\d+, \d+, \d+)\)",
+            "cudnn_tuple",
+            "PyTorch",
+        ),
+        rule(r"Loaded runtime CuDNN library: {V}", "cudnn", "TensorFlow"),
+        rule(
+            r"but source was compiled with: (?P<v>\d+\.\d+)",
+            "cudnn_built",
+            "TensorFlow",
+        ),
         // NCCL and fabric manager logs.
         rule(r"NCCL INFO NCCL version {V}", "nccl", "NCCL log"),
         rule(
@@ -571,6 +590,8 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                         ("cc", format!("{major}.{minor}"))
                     }
                     "cuda_compat_dashed" => ("cuda_compat", v.as_str().replace('-', ".")),
+                    "cudnn_built_tuple" => ("cudnn_built", v.as_str().replace(", ", ".")),
+                    "cudnn_tuple" => ("cudnn", v.as_str().replace(", ", ".")),
                     "driver_cuda_number" => {
                         let n: u64 = v.as_str().parse().unwrap_or(0);
                         ("driver_cuda", format!("{}.{}", n / 1000, (n % 1000) / 10))
@@ -872,6 +893,16 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         assert_eq!(fp.conflicts.len(), 1);
         assert_eq!(fp.conflicts[0].field, "driver");
         assert_eq!(fp.conflicts[0].values[1].value, "525.147.05");
+    }
+
+    #[test]
+    fn cudnn_at_run_time_against_the_build() {
+        let torch = of(b"RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 9, 2) but found runtime version (8, 5, 0). PyTorch already comes bundled with cuDNN.\n");
+        assert_eq!(torch.get("cudnn").unwrap().value, "8.5.0");
+        assert_eq!(torch.get("cudnn_built").unwrap().value, "8.9");
+        let tf = of(b"E tensorflow/compiler/xla/stream_executor/cuda/cuda_dnn.cc:417] Loaded runtime CuDNN library: 8.1.0 but source was compiled with: 8.6.0.  CuDNN library needs to have matching major version and equal or higher minor version.\n");
+        assert_eq!(tf.get("cudnn").unwrap().value, "8.1.0");
+        assert_eq!(tf.get("cudnn_built").unwrap().value, "8.6");
     }
 
     #[test]
