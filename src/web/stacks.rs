@@ -295,7 +295,8 @@ pub async fn compat_page(
 fn requirement(kind: crate::doc::compat::RuleKind, row: &crate::doc::compat::Row) -> String {
     use crate::doc::compat::RuleKind;
     let range = match (&row.min, &row.max) {
-        (Some(min), Some(max)) if min == max => min.clone(),
+        // `max` counts at its own precision: 390 .. 390 is every 390.x.
+        (Some(min), Some(max)) if min == max => format!("{min}.x"),
         (Some(min), Some(max)) => format!("{min} .. {max}"),
         (Some(min), None) => format!("≥ {min}"),
         (None, Some(max)) => format!("≤ {max}"),
