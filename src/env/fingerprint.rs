@@ -98,7 +98,7 @@ struct Rule {
     pattern: String,
     /// Literals one of which a matching line holds (lowercase), from the same analysis the
     /// signatures use; `None` when the pattern has none.
-    needles: Option<Vec<Vec<u8>>>,
+    needles: Option<Vec<memchr::memmem::Finder<'static>>>,
     /// Compiled when a line first needs it: most pastes need few of the rules.
     re: std::sync::OnceLock<Regex>,
     field: &'static str,
@@ -119,7 +119,12 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         let pattern = re.replace("{V}", VERSION);
         let needles = regex_syntax::parse(&pattern)
             .ok()
-            .and_then(|hir| crate::signature::literal::required_literals(&hir));
+            .and_then(|hir| crate::signature::literal::required_literals(&hir))
+            .map(|set| {
+                set.iter()
+                    .map(|n| memchr::memmem::Finder::new(n).into_owned())
+                    .collect()
+            });
         Rule {
             pattern,
             needles,
@@ -571,7 +576,7 @@ pub fn of(paste: &[u8]) -> Fingerprint {
         let holds = |rule: &Rule| {
             rule.needles.as_ref().is_none_or(|set| {
                 set.iter()
-                    .any(|n| memchr::memmem::find(lower.as_bytes(), n).is_some())
+                    .any(|n| n.find(lower.as_bytes()).is_some())
             })
         };
         for rule in RULES.iter().filter(|r| holds(r)) {
