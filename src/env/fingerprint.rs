@@ -574,10 +574,9 @@ pub fn of(paste: &[u8]) -> Fingerprint {
         let plain = plain_form(raw);
         let lower = raw.to_ascii_lowercase();
         let holds = |rule: &Rule| {
-            rule.needles.as_ref().is_none_or(|set| {
-                set.iter()
-                    .any(|n| n.find(lower.as_bytes()).is_some())
-            })
+            rule.needles
+                .as_ref()
+                .is_none_or(|set| set.iter().any(|n| n.find(lower.as_bytes()).is_some()))
         };
         for rule in RULES.iter().filter(|r| holds(r)) {
             if let Some(c) = rule
