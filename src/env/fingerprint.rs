@@ -417,6 +417,132 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "cudnn_built",
             "TensorFlow",
         ),
+        // Debian's and Ubuntu's other driver packages (a driver version has a three-digit
+        // branch, which keeps libnvidia-container's own versions out).
+        rule(
+            r"^ii\s+(?:libnvidia-(?:gl|compute|encode|decode|fbc1|cfg1|ml1|egl-wayland|extra|common)\S*|libcuda1|libegl-nvidia0|libgl1-nvidia\S*|firmware-nvidia-gsp|nvidia-kernel-dkms|nvidia-smi|nvidia-utils-\d+|xserver-xorg-video-nvidia\S*)(?::\w+)?\s+(?P<v>\d{3}\.\d+(?:\.\d+)?)",
+            "driver",
+            "dpkg",
+        ),
+        // nvidia-smi -q -x.
+        rule(
+            r"<driver_version>{V}</driver_version>",
+            "driver",
+            "nvidia-smi -q -x",
+        ),
+        rule(
+            r"<cuda_version>{V}</cuda_version>",
+            "driver_cuda",
+            "nvidia-smi -q -x",
+        ),
+        rule(
+            r"<product_name>(?:NVIDIA )?(?P<v>[^<]+?)\s*</product_name>",
+            "gpu",
+            "nvidia-smi -q -x",
+        ),
+        // The user-space driver's file name, as loaders print it.
+        rule(
+            r"libcuda\.so\.(?P<v>\d{3}\.\d+(?:\.\d+)?)\b",
+            "driver",
+            "libcuda file name",
+        ),
+        // nvidia-container-cli info (its columns are aligned with several spaces).
+        rule(
+            r"^NVRM version:\s+{V}",
+            "driver",
+            "nvidia-container-cli info",
+        ),
+        rule(
+            r"^CUDA version:\s{2,}{V}",
+            "driver_cuda",
+            "nvidia-container-cli info",
+        ),
+        rule(
+            r"^Model:\s{4,}(?:NVIDIA )?(?P<v>\S.*?)\s*$",
+            "gpu",
+            "nvidia-container-cli info",
+        ),
+        // The container runtime refusing an image whose CUDA the driver does not support.
+        rule(
+            r"unsatisfied condition: cuda\s*>=\s*{V}",
+            "cuda_runtime",
+            "nvidia-container-cli (the image's CUDA)",
+        ),
+        rule(
+            r"unsupported CUDA version: driver {V} <",
+            "driver_cuda",
+            "nvidia-docker",
+        ),
+        rule(
+            r"unsupported CUDA version: driver \S+ < image {V}",
+            "cuda_runtime",
+            "nvidia-docker (the image's CUDA)",
+        ),
+        // nvidia-container-cli's own verdict that the image needs a newer driver.
+        rule(
+            r"(?P<v>requirement error: unsatisfied condition: cuda\s*>=\s*\d+(?:\.\d+)*)",
+            "requirement_refused",
+            "nvidia-container-cli",
+        ),
+        rule(
+            r"(?P<v>unsupported CUDA version: driver \S+ < image \S+)",
+            "requirement_refused",
+            "nvidia-docker",
+        ),
+        // TensorFlow skipping a GPU its build has no code for.
+        rule(
+            r"Ignoring visible gpu device \(device: \d+, name: (?:NVIDIA )?(?P<v>[^,]+),",
+            "gpu",
+            "TensorFlow",
+        ),
+        rule(
+            r"(?P<v>The minimum required Cuda capability is \d+\.\d+)",
+            "arch_refused",
+            "TensorFlow",
+        ),
+        // JAX's environment report.
+        rule(r"^jax:\s+{V}", "jax", "jax"),
+        // GPU feature discovery's node labels (`nvidia.com/cuda.driver.major=535`, or as JSON).
+        rule(
+            r#"nvidia\.com/cuda\.driver\.major"?\s*[:=]\s*"?(?P<v>\d+)"#,
+            "gfd_driver_major",
+            "GPU feature discovery",
+        ),
+        rule(
+            r#"nvidia\.com/cuda\.driver\.minor"?\s*[:=]\s*"?(?P<v>\d+)"#,
+            "gfd_driver_minor",
+            "GPU feature discovery",
+        ),
+        rule(
+            r#"nvidia\.com/cuda\.driver\.rev"?\s*[:=]\s*"?(?P<v>\d+)"#,
+            "gfd_driver_rev",
+            "GPU feature discovery",
+        ),
+        rule(
+            r#"nvidia\.com/cuda\.runtime\.major"?\s*[:=]\s*"?(?P<v>\d+)"#,
+            "gfd_cuda_major",
+            "GPU feature discovery",
+        ),
+        rule(
+            r#"nvidia\.com/cuda\.runtime\.minor"?\s*[:=]\s*"?(?P<v>\d+)"#,
+            "gfd_cuda_minor",
+            "GPU feature discovery",
+        ),
+        rule(
+            r#"nvidia\.com/gpu\.compute\.major"?\s*[:=]\s*"?(?P<v>\d+)"#,
+            "gfd_cc_major",
+            "GPU feature discovery",
+        ),
+        rule(
+            r#"nvidia\.com/gpu\.compute\.minor"?\s*[:=]\s*"?(?P<v>\d+)"#,
+            "gfd_cc_minor",
+            "GPU feature discovery",
+        ),
+        rule(
+            r#"nvidia\.com/gpu\.product"?\s*[:=]\s*"?(?:NVIDIA-)?(?P<v>[\w.-]+)"#,
+            "gpu",
+            "GPU feature discovery",
+        ),
         // NCCL and fabric manager logs.
         rule(r"NCCL INFO NCCL version {V}", "nccl", "NCCL log"),
         rule(
@@ -456,6 +582,11 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "driver",
             "capability",
             "ptx",
+            "product",
+            "libcuda",
+            "model:",
+            "jax",
+            "nvidia.com/",
             "unsupported .version",
             // nvidia-smi's table rows name the GPU without saying NVIDIA on older drivers.
             " on |",
@@ -596,6 +727,7 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                     "cuda_compat_dashed" => ("cuda_compat", v.as_str().replace('-', ".")),
                     "cudnn_built_tuple" => ("cudnn_built", v.as_str().replace(", ", ".")),
                     "cudnn_tuple" => ("cudnn", v.as_str().replace(", ", ".")),
+                    "jax" => ("framework", format!("jax {}", v.as_str())),
                     "driver_cuda_number" => {
                         let n: u64 = v.as_str().parse().unwrap_or(0);
                         ("driver_cuda", format!("{}.{}", n / 1000, (n % 1000) / 10))
@@ -718,6 +850,29 @@ impl Fingerprint {
     /// Fields that follow from others when the paste does not print them: the compute
     /// capability from the GPU's name, the CUDA a PyTorch wheel was built with from its tag.
     fn derive(&mut self) {
+        // GPU feature discovery gives versions a part per label.
+        let part = |fp: &mut Fingerprint, name: &str| fp.fields.remove(name);
+        let (major, minor, rev) = (
+            part(self, "gfd_driver_major"),
+            part(self, "gfd_driver_minor"),
+            part(self, "gfd_driver_rev"),
+        );
+        if let (Some(major), Some(minor)) = (&major, &minor) {
+            let value = match &rev {
+                Some(rev) => format!("{}.{}.{}", major.value, minor.value, rev.value),
+                None => format!("{}.{}", major.value, minor.value),
+            };
+            self.add("driver", &value, major.line, major.source);
+        }
+        for (m, n, field) in [
+            ("gfd_cuda_major", "gfd_cuda_minor", "driver_cuda"),
+            ("gfd_cc_major", "gfd_cc_minor", "cc"),
+        ] {
+            if let (Some(major), Some(minor)) = (part(self, m), part(self, n)) {
+                let value = format!("{}.{}", major.value, minor.value);
+                self.add(field, &value, major.line, major.source);
+            }
+        }
         if self.get("cc").is_none()
             && let Some(gpu) = self.get("gpu").cloned()
             && let Some(cc) = cc_of_gpu(&gpu.value)
@@ -897,6 +1052,42 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         assert_eq!(fp.conflicts.len(), 1);
         assert_eq!(fp.conflicts[0].field, "driver");
         assert_eq!(fp.conflicts[0].values[1].value, "525.147.05");
+    }
+
+    #[test]
+    fn labels_container_info_xml_and_tensorflow() {
+        let value =
+            |fp: &Fingerprint, f: &str| fp.get(f).map(|x| x.value.clone()).unwrap_or_default();
+        let gfd = of(b"  \"nvidia.com/cuda.driver.major\": \"515\",\n  \"nvidia.com/cuda.driver.minor\": \"105\",\n  \"nvidia.com/cuda.driver.rev\": \"01\",\n  \"nvidia.com/cuda.runtime.major\": \"11\",\n  \"nvidia.com/cuda.runtime.minor\": \"7\",\n  \"nvidia.com/gpu.compute.major\": \"7\",\n  \"nvidia.com/gpu.compute.minor\": \"0\",\n  \"nvidia.com/gpu.product\": \"Tesla-V100-SXM2-16GB-N\",\n");
+        assert_eq!(value(&gfd, "driver"), "515.105.01");
+        assert_eq!(value(&gfd, "driver_cuda"), "11.7");
+        assert_eq!(value(&gfd, "cc"), "7.0");
+        assert_eq!(value(&gfd, "gpu"), "Tesla-V100-SXM2-16GB-N");
+        assert!(
+            gfd.get("gfd_driver_major").is_none(),
+            "the parts are not fields"
+        );
+
+        let info = of(b"NVRM version:   465.19.01\nCUDA version:   11.3\n\nDevice Index:   0\nModel:          NVIDIA GeForce RTX 2080 Ti\n");
+        assert_eq!(value(&info, "driver"), "465.19.01");
+        assert_eq!(value(&info, "driver_cuda"), "11.3");
+        assert_eq!(value(&info, "gpu"), "GeForce RTX 2080 Ti");
+        // One space after the colon is someone else's CUDA version (torch.version.cuda).
+        assert!(of(b"CUDA version: 12.8\n").get("driver_cuda").is_none());
+
+        let xml = of(b"        <driver_version>390.157</driver_version>\n                <product_name>GeForce 410M</product_name>\n");
+        assert_eq!(value(&xml, "driver"), "390.157");
+        assert_eq!(value(&xml, "gpu"), "GeForce 410M");
+
+        let tf = of(b"Ignoring visible gpu device (device: 0, name: GeForce GTX 1070, pci bus id: 0000:01:00.0, compute capability: 6.1) with Cuda compute capability 6.1. The minimum required Cuda capability is 7.0\n");
+        assert_eq!(value(&tf, "gpu"), "GeForce GTX 1070");
+        assert_eq!(value(&tf, "cc"), "6.1");
+        assert!(tf.get("arch_refused").is_some());
+
+        let refused = of(b"nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8, please update your driver to a newer version, or use an earlier cuda container: unknown\nii  libcuda1:amd64  535.247.01-1~deb12u1  amd64  NVIDIA CUDA Driver Library\nii  libnvidia-container1:amd64  1.17.8-1  amd64  NVIDIA container runtime library\n");
+        assert_eq!(value(&refused, "cuda_runtime"), "12.8");
+        assert_eq!(value(&refused, "driver"), "535.247.01");
+        assert!(refused.get("requirement_refused").is_some());
     }
 
     #[test]

@@ -137,6 +137,7 @@ fn same(field: &str, a: &str, b: &str) -> bool {
 }
 
 const NVML_MISMATCH: &str = "https://github.com/lyulyul/shine-cluster/issues/30";
+const CONTAINER_REQUIREMENT: &str = "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html";
 const PTX_VERSION: &str = "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html";
 const MISMATCH: &str = "https://github.com/NVIDIA/open-gpu-kernel-modules/blob/main/src/nvidia/arch/nvalloc/unix/src/osapi.c";
 
@@ -209,6 +210,20 @@ pub fn assess(
             source: NVML_MISMATCH.into(),
         });
     }
+    // The container runtime refusing an image whose CUDA needs a newer driver.
+    if let Some(said) = fp.get("requirement_refused") {
+        findings.push(Finding {
+            rule: "container-cuda-requirement".into(),
+            level: Level::Violation,
+            message: format!(
+                "the container runtime refused the image (line {}): the CUDA it requires{} is newer than this driver supports; update the driver, or use an image built for an older CUDA",
+                said.line,
+                fp.get("cuda_runtime")
+                    .map_or(String::new(), |c| format!(" ({})", c.value))
+            ),
+            source: CONTAINER_REQUIREMENT.into(),
+        });
+    }
     // The driver's JIT refuses PTX that a newer CUDA wrote.
     if let Some(said) = fp.get("ptx_unsupported") {
         let supports = fp.get("driver_cuda").map_or(String::new(), |c| {
@@ -267,7 +282,8 @@ const BINARY_COMPATIBILITY: &str =
 /// A framework build's printed architecture list against the GPU: code for sm_X.y runs on
 /// sm_X.z when z ≥ y, and PTX (`compute_XY`) is compiled for any newer GPU.
 fn arch_list_finding(fp: &Fingerprint) -> Option<Finding> {
-    // PyTorch's own warning that the build has no code for the GPU beats a table of wheels; a
+    // The framework's own word that the build has no code for the GPU (PyTorch's "not
+    // compatible", TensorFlow's "minimum required Cuda capability") beats a table of wheels; a
     // list the paste prints is judged below.
     if let Some(refused) = fp.get("arch_refused")
         && fp
@@ -278,7 +294,7 @@ fn arch_list_finding(fp: &Fingerprint) -> Option<Finding> {
             rule: "framework-arch-list".into(),
             level: Level::Violation,
             message: format!(
-                "PyTorch says this build has no code for the GPU (line {}): \"no kernel image is available\"; check torch.cuda.get_arch_list() and install a build for this architecture",
+                "the framework says its build has no code for this GPU (line {}): \"no kernel image is available\"; check its architectures (torch.cuda.get_arch_list()) and install a build for this GPU",
                 refused.line
             ),
             source: BINARY_COMPATIBILITY.into(),
