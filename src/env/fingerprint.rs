@@ -502,47 +502,6 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         // JAX's environment report.
         rule(r"^jax:\s+{V}", "jax", "jax"),
-        // GPU feature discovery's node labels (`nvidia.com/cuda.driver.major=535`, or as JSON).
-        rule(
-            r#"nvidia\.com/cuda\.driver\.major"?\s*[:=]\s*"?(?P<v>\d+)"#,
-            "gfd_driver_major",
-            "GPU feature discovery",
-        ),
-        rule(
-            r#"nvidia\.com/cuda\.driver\.minor"?\s*[:=]\s*"?(?P<v>\d+)"#,
-            "gfd_driver_minor",
-            "GPU feature discovery",
-        ),
-        rule(
-            r#"nvidia\.com/cuda\.driver\.rev"?\s*[:=]\s*"?(?P<v>\d+)"#,
-            "gfd_driver_rev",
-            "GPU feature discovery",
-        ),
-        rule(
-            r#"nvidia\.com/cuda\.runtime\.major"?\s*[:=]\s*"?(?P<v>\d+)"#,
-            "gfd_cuda_major",
-            "GPU feature discovery",
-        ),
-        rule(
-            r#"nvidia\.com/cuda\.runtime\.minor"?\s*[:=]\s*"?(?P<v>\d+)"#,
-            "gfd_cuda_minor",
-            "GPU feature discovery",
-        ),
-        rule(
-            r#"nvidia\.com/gpu\.compute\.major"?\s*[:=]\s*"?(?P<v>\d+)"#,
-            "gfd_cc_major",
-            "GPU feature discovery",
-        ),
-        rule(
-            r#"nvidia\.com/gpu\.compute\.minor"?\s*[:=]\s*"?(?P<v>\d+)"#,
-            "gfd_cc_minor",
-            "GPU feature discovery",
-        ),
-        rule(
-            r#"nvidia\.com/gpu\.product"?\s*[:=]\s*"?(?:NVIDIA-)?(?P<v>[\w.-]+)"#,
-            "gpu",
-            "GPU feature discovery",
-        ),
         // NCCL and fabric manager logs.
         rule(r"NCCL INFO NCCL version {V}", "nccl", "NCCL log"),
         rule(
@@ -551,7 +510,34 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "fabric manager log",
         ),
     ]
+    .into_iter()
+    // GPU feature discovery's node labels (`nvidia.com/cuda.driver.major=535`, or as JSON), a
+    // part of a version each: put together in `derive`.
+    .chain(GFD_LABELS.iter().map(|&(label, field)| {
+        rule(
+            &format!(r#"nvidia\.com/{}"?\s*[:=]\s*"?(?P<v>\d+)"#, label.replace('.', r"\.")),
+            field,
+            "GPU feature discovery",
+        )
+    }))
+    .chain(std::iter::once(rule(
+        r#"nvidia\.com/gpu\.product"?\s*[:=]\s*"?(?:NVIDIA-)?(?P<v>[\w.-]+)"#,
+        "gpu",
+        "GPU feature discovery",
+    )))
+    .collect()
 });
+
+/// GPU feature discovery's labels that hold one part of a version, and the part they are.
+const GFD_LABELS: &[(&str, &str)] = &[
+    ("cuda.driver.major", "gfd_driver_major"),
+    ("cuda.driver.minor", "gfd_driver_minor"),
+    ("cuda.driver.rev", "gfd_driver_rev"),
+    ("cuda.runtime.major", "gfd_cuda_major"),
+    ("cuda.runtime.minor", "gfd_cuda_minor"),
+    ("gpu.compute.major", "gfd_cc_major"),
+    ("gpu.compute.minor", "gfd_cc_minor"),
+];
 
 /// Words one of which every rule's line contains: a line with none of them (most of a dmesg or a
 /// training log) is passed over without building or running any regex, so a paste that shows no
