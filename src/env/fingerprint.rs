@@ -274,6 +274,18 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "kernel",
             "jax",
         ),
+        // The API mismatch as people retype it ("client driver version 535.104.05 and kernel
+        // module version 535.86.01").
+        rule(
+            r"API mismatch\b.*?\bclient (?:driver )?version {V}",
+            "driver",
+            "NVRM API mismatch (retyped)",
+        ),
+        rule(
+            r"API mismatch\b.*?\bkernel module version {V}",
+            "kernel_module",
+            "NVRM API mismatch (retyped)",
+        ),
         // An API mismatch broken over lines, as newer drivers print it.
         rule(
             r"NVRM: has the version {V}, but this kernel module has",
@@ -1038,6 +1050,13 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         assert_eq!(fp.conflicts.len(), 1);
         assert_eq!(fp.conflicts[0].field, "driver");
         assert_eq!(fp.conflicts[0].values[1].value, "525.147.05");
+    }
+
+    #[test]
+    fn the_operators_retyped_mismatch() {
+        let fp = of(b"NVRM: API mismatch: client driver version 535.104.05 and kernel module version 535.86.01\nnvidia-modprobe: failed to load module nvidia\n");
+        assert_eq!(fp.get("driver").unwrap().value, "535.104.05");
+        assert_eq!(fp.get("kernel_module").unwrap().value, "535.86.01");
     }
 
     #[test]
