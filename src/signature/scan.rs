@@ -691,7 +691,9 @@ fn named_captures(regex: &regex::Regex, caps: &regex::Captures<'_>) -> Vec<(Stri
 /// Lines with an error word that are really fine: "0 errors", the driver's load banner, the GPU
 /// identity lines the driver prints.
 /// ASCII-only: quicker to compile, and these words are ASCII.
-const BENIGN: &str = r"(?-u)(?i)\b(?:0|no|zero) (?:errors?|failures?)\b|\berrors?[:=] ?0\b|NVRM: loading NVIDIA|NVRM version: NVIDIA UNIX|NVRM: GPU at PCI:|NVRM: GPU Board Serial Number|\bfail-?over\b|\bfailsafe\b|error[_ ]?(?:count|rate|handling|reporting|injection)\b";
+/// Also nvidia-smi -q's counters and flags at zero or "No" (`Uncorrectable Error : 0`, `Remapping
+/// Failure Occurred : No`) and its bare section headers (`    ECC Errors`): a healthy report's lines.
+const BENIGN: &str = r"(?-u)(?i)^\s*[a-z][\w /().-]*?\s:\s+(?:0|no|none|n/a|disabled)\s*$|^\s+[a-z][a-z ]*errors?\s*$|\b(?:0|no|zero) (?:errors?|failures?)\b|\berrors?[:=] ?0\b|NVRM: loading NVIDIA|NVRM version: NVIDIA UNIX|NVRM: GPU at PCI:|NVRM: GPU Board Serial Number|\bfail-?over\b|\bfailsafe\b|error[_ ]?(?:count|rate|handling|reporting|injection)\b";
 
 static BENIGN_TEXT: LazyLock<regex::Regex> =
     LazyLock::new(|| regex::Regex::new(BENIGN).expect("valid"));
