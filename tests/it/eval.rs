@@ -426,8 +426,8 @@ fn similar_alone_grid() {
             ));
         }
     }
-    for min_score in [0.4, 0.5, 0.6, 0.7, 0.8] {
-        for min_margin in [0.0, 0.05, 0.1, 0.15] {
+    for min_score in [0.45, 0.5, 0.55, 0.6] {
+        for min_margin in [0.0, 0.01, 0.02, 0.03, 0.05, 0.1] {
             let p = SimilarParams {
                 min_score,
                 min_margin,
