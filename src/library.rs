@@ -95,6 +95,8 @@ pub const DOCUMENT_FOLDERS: [&str; 4] = [RUNBOOKS, INCIDENTS, STACKS, COMPAT];
 pub const CACHE_DIR: &str = ".lore";
 const PATTERN_CACHE: &str = "patterns.cache";
 const DOCUMENT_CACHE: &str = "documents.cache";
+/// The similar tier's index, for the same documents and build (see [`Library::matcher`]).
+const SIMILAR_CACHE: &str = "similar.cache";
 
 impl Library {
     /// Reads `root/runbooks/*.md` and `root/incidents/*.md`. Only an unreadable root is an error;
@@ -399,12 +401,50 @@ impl Library {
         let cache = fs::read(&path)
             .map(|bytes| PatternCache::parse(&bytes))
             .unwrap_or_default();
-        let matcher = Matcher::new(&self.runbooks, &self.incidents, &cache);
+        // The similar tier's index, kept for the same documents and the same build of lore.
+        let similar_path = self.root.join(CACHE_DIR).join(SIMILAR_CACHE);
+        let key = self.documents_key().to_le_bytes();
+        let kept = fs::read(&similar_path).ok().and_then(|bytes| {
+            bytes
+                .strip_prefix(&key[..])
+                .and_then(crate::search::similar::SimilarIndex::from_bytes)
+        });
+        let had_similar = kept.is_some();
+        let matcher = Matcher::with_similar(&self.runbooks, &self.incidents, &cache, kept);
         if matcher.pattern_cache().is_dirty() {
             let _ = fs::create_dir_all(self.root.join(CACHE_DIR))
                 .and_then(|()| write_atomically(&path, &matcher.pattern_cache().to_bytes()));
         }
+        if !had_similar {
+            let mut bytes = key.to_vec();
+            bytes.extend(matcher.similar_index().to_bytes());
+            let _ = fs::create_dir_all(self.root.join(CACHE_DIR))
+                .and_then(|()| write_atomically(&similar_path, &bytes));
+        }
         matcher
+    }
+
+    /// What the documents and this build of lore are, as one number: each file's content (its
+    /// etag) or identity, and the binary's own stamp.
+    fn documents_key(&self) -> u64 {
+        let mut files: Vec<(&String, &Kept)> = self.files.iter().collect();
+        files.sort_by(|a, b| a.0.cmp(b.0));
+        let mut key = crate::hash::fnv1a(DocumentCache::build().as_bytes());
+        for (rel, kept) in files {
+            key = crate::hash::fnv1a_extend(key, rel.as_bytes());
+            key = match &kept.etag {
+                Some(etag) => crate::hash::fnv1a_extend(key, etag.as_bytes()),
+                None => crate::hash::fnv1a_extend(
+                    key,
+                    format!(
+                        "{}-{}-{}",
+                        kept.identity.modified, kept.identity.len, kept.identity.inode
+                    )
+                    .as_bytes(),
+                ),
+            };
+        }
+        key
     }
 
     /// How many problems made files or parts of them unusable (warnings not counted).

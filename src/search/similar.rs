@@ -378,6 +378,97 @@ impl SimilarIndex {
         index
     }
 
+    /// The index as bytes, for `.lore/similar.cache`: terms are already numbers, so it is a few
+    /// arrays of them, read back in a fraction of the time building takes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::from(&b"LORESIM1"[..]);
+        let u64s = |out: &mut Vec<u8>, xs: &mut dyn Iterator<Item = u64>, n: usize| {
+            out.extend_from_slice(&(n as u64).to_le_bytes());
+            for x in xs {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        };
+        let sorted = |set: &TermSet| {
+            let mut v: Vec<Term> = set.iter().copied().collect();
+            v.sort_unstable();
+            v
+        };
+        let generic = sorted(&self.generic);
+        u64s(&mut out, &mut generic.iter().copied(), generic.len());
+        out.extend_from_slice(&self.unknown.to_le_bytes());
+        let mut weights: Vec<(Term, f64)> = self.weights.iter().map(|(&t, &w)| (t, w)).collect();
+        weights.sort_unstable_by_key(|&(t, _)| t);
+        u64s(
+            &mut out,
+            &mut weights.iter().flat_map(|&(t, w)| [t, w.to_bits()]),
+            weights.len(),
+        );
+        out.extend_from_slice(&(self.known.len() as u64).to_le_bytes());
+        for k in &self.known {
+            let prose = sorted(&k.prose);
+            u64s(&mut out, &mut prose.iter().copied(), prose.len());
+            for lines in [&k.lines, &k.not] {
+                out.extend_from_slice(&(lines.len() as u64).to_le_bytes());
+                for line in lines {
+                    out.extend_from_slice(&line.mass.to_le_bytes());
+                    u64s(&mut out, &mut line.terms.iter().copied(), line.terms.len());
+                }
+            }
+        }
+        out
+    }
+
+    /// Reads [`SimilarIndex::to_bytes`]; `None` for anything else (the caller builds anew).
+    pub fn from_bytes(bytes: &[u8]) -> Option<SimilarIndex> {
+        let mut rest = bytes.strip_prefix(b"LORESIM1")?;
+        let mut next = || -> Option<u64> {
+            let (head, tail) = rest.split_first_chunk::<8>()?;
+            rest = tail;
+            Some(u64::from_le_bytes(*head))
+        };
+        let count = |n: u64| usize::try_from(n).ok().filter(|&n| n <= bytes.len() / 8);
+        let mut generic = TermSet::default();
+        for _ in 0..count(next()?)? {
+            generic.insert(next()?);
+        }
+        let unknown = f64::from_bits(next()?);
+        let mut weights = TermMap::default();
+        for _ in 0..count(next()?)? {
+            let t = next()?;
+            weights.insert(t, f64::from_bits(next()?));
+        }
+        let mut known = Vec::new();
+        for _ in 0..count(next()?)? {
+            let mut prose = TermSet::default();
+            for _ in 0..count(next()?)? {
+                prose.insert(next()?);
+            }
+            let mut both: [Vec<LogLine>; 2] = [Vec::new(), Vec::new()];
+            for lines in &mut both {
+                for _ in 0..count(next()?)? {
+                    let mass = f64::from_bits(next()?);
+                    let n = count(next()?)?;
+                    let mut terms = Vec::with_capacity(n);
+                    for _ in 0..n {
+                        terms.push(next()?);
+                    }
+                    lines.push(LogLine { terms, mass });
+                }
+            }
+            let [lines, not] = both;
+            known.push(Known { prose, lines, not });
+        }
+        if !rest.is_empty() {
+            return None;
+        }
+        Some(SimilarIndex {
+            known,
+            weights,
+            unknown,
+            generic,
+        })
+    }
+
     /// How much a term tells about which runbook a line is about.
     fn weight(&self, t: Term) -> f64 {
         match self.weights.get(&t) {
@@ -486,6 +577,34 @@ impl SimilarIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_kept_index_answers_as_the_built_one() {
+        let library =
+            crate::library::Library::load(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
+                .expect("the shipped library");
+        let built = SimilarIndex::new(&library.runbooks, &library.incidents);
+        let bytes = built.to_bytes();
+        let kept = SimilarIndex::from_bytes(&bytes).expect("reads its own bytes");
+        assert_eq!(kept.to_bytes(), bytes);
+        let pastes = [
+            "NVRM: API mismatch: client driver version 535.104.05 and kernel module version 535.86.01",
+            "nvidia-modprobe: failed to load module nvidia",
+            "RuntimeError: CUDA error: an illegal memory access was encountered",
+            "NCCL WARN Net : Connection closed by remote peer",
+        ];
+        let params = Params::default();
+        for paste in pastes {
+            assert_eq!(
+                kept.suggest(&[paste], &[], params),
+                built.suggest(&[paste], &[], params),
+                "{paste}"
+            );
+        }
+        assert!(SimilarIndex::from_bytes(&bytes[..bytes.len() - 1]).is_none());
+        assert!(SimilarIndex::from_bytes(b"LORESIM1").is_none());
+        assert!(SimilarIndex::from_bytes(b"something else").is_none());
+    }
 
     #[test]
     fn sections_are_found_by_their_heading_like_the_markdown_parser_does() {

@@ -74,16 +74,30 @@ impl Matcher {
     /// Compiles the signatures of `runbooks` (taking pattern analyses from `cache` where it has
     /// them; `Library::matcher` reads and saves the cache) and learns what `incidents` say.
     pub fn new(runbooks: &[Runbook], incidents: &[Incident], cache: &PatternCache) -> Matcher {
-        // The similar tier's index is built beside the engine, on the other core.
-        let (engine, similar) = std::thread::scope(|scope| {
-            let similar =
-                scope.spawn(|| crate::search::similar::SimilarIndex::new(runbooks, incidents));
-            let engine = Engine::with_cache(runbooks, cache);
-            (
-                engine,
-                similar.join().expect("the similar index does not panic"),
-            )
-        });
+        Matcher::with_similar(runbooks, incidents, cache, None)
+    }
+
+    /// [`Matcher::new`] with the similar tier's index given when one is at hand (read from
+    /// `.lore/similar.cache` for the same documents); else it is built beside the engine, on the
+    /// other core.
+    pub fn with_similar(
+        runbooks: &[Runbook],
+        incidents: &[Incident],
+        cache: &PatternCache,
+        similar: Option<crate::search::similar::SimilarIndex>,
+    ) -> Matcher {
+        let (engine, similar) = match similar {
+            Some(similar) => (Engine::with_cache(runbooks, cache), similar),
+            None => std::thread::scope(|scope| {
+                let similar =
+                    scope.spawn(|| crate::search::similar::SimilarIndex::new(runbooks, incidents));
+                let engine = Engine::with_cache(runbooks, cache);
+                (
+                    engine,
+                    similar.join().expect("the similar index does not panic"),
+                )
+            }),
+        };
         let library_incidents = incidents;
         let runbooks: Vec<RunbookInfo> = runbooks
             .iter()
@@ -132,6 +146,11 @@ impl Matcher {
             all_links: std::sync::OnceLock::new(),
             similar,
         }
+    }
+
+    /// The similar tier's index (to be kept for the next start-up).
+    pub fn similar_index(&self) -> &crate::search::similar::SimilarIndex {
+        &self.similar
     }
 
     /// How many signatures compiled (the others were reported and left out).

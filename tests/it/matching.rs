@@ -306,3 +306,47 @@ fn a_closed_pipe_is_the_end_of_the_job_not_an_error() {
         );
     }
 }
+
+/// The similar tier's index is kept in `.lore/similar.cache` for the next start-up, answers as
+/// a freshly built one does, and is built anew when a runbook changes.
+#[test]
+fn the_kept_similar_index_follows_the_runbooks() {
+    let root = crate::support::library_copy();
+    let paste =
+        b"zorbulate quenching failure on the flux capacitor\nmodule refused the frobnicator\n";
+    let similar = |out: &std::process::Output| -> Vec<String> {
+        let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        value["similar"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["runbook"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let first = crate::support::lore_in(root.path(), &["match", "--json"], paste);
+    assert!(root.path().join(".lore/similar.cache").is_file());
+    let second = crate::support::lore_in(root.path(), &["match", "--json"], paste);
+    assert_eq!(
+        similar(&first),
+        similar(&second),
+        "the kept index answers alike"
+    );
+    assert!(!similar(&second).contains(&"nouveau-conflict".to_string()));
+    // Teach one runbook the words: the next start-up must know them.
+    let path = root.path().join("runbooks/nouveau-conflict.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let taught = text.replacen(
+        "aliases:\n",
+        "aliases:\n  - zorbulate quenching failure on the flux capacitor frobnicator\n",
+        1,
+    );
+    assert_ne!(text, taught);
+    std::fs::write(&path, taught).unwrap();
+    let third = crate::support::lore_in(root.path(), &["match", "--json"], paste);
+    assert_eq!(
+        similar(&third).first().map(String::as_str),
+        Some("nouveau-conflict"),
+        "{}",
+        String::from_utf8_lossy(&third.stdout)
+    );
+}
