@@ -368,7 +368,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // Issue forms and hand-written environment lists (`- Driver: 550.163.01`), read after
         // their list marker and emphasis are taken off.
         rule(
-            r"(?i)^(?:nvidia |gpu |opencl/cuda )?driver(?: version)?(?:\*\*)?\s*[:：]\s*{V}",
+            r"(?i)^(?:installed |nvidia |gpu |opencl/cuda )?driver(?: version)?(?:\*\*)?\s*[:：]\s*(?:[\w.-]+\s+\((?:version\s+)?)?{V}",
             "driver",
             "environment list",
         ),
@@ -435,6 +435,19 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             r"^ii\s+(?:libnvidia-(?:gl|compute|encode|decode|fbc1|cfg1|ml1|egl-wayland|extra|common)\S*|libcuda1|libegl-nvidia0|libgl1-nvidia\S*|firmware-nvidia-gsp|nvidia-kernel-dkms|nvidia-smi|nvidia-utils-\d+|xserver-xorg-video-nvidia\S*)(?::\w+)?\s+(?P<v>\d{3}\.\d+(?:\.\d+)?)",
             "driver",
             "dpkg",
+        ),
+        // The open flavour named by its package (Ubuntu's nvidia-driver-580-open, Fedora's
+        // kmod-nvidia-open, Arch's nvidia-open).
+        rule(
+            r"(?i)\b(?:nvidia-(?:driver|dkms|kernel-source)-\d+-|kmod-nvidia-|nvidia-)(?P<v>open)\b",
+            "driver_flavor",
+            "package name",
+        ),
+        // `nvidia-smi --query-gpu=name --format=csv,noheader`: a line that is a GPU's name.
+        rule(
+            r"^NVIDIA (?P<v>(?:GeForce|Quadro|TITAN|Tesla|RTX|A\d|H\d|L\d|B\d|GH\d|GB\d)[\w -]*?)\s*$",
+            "gpu",
+            "nvidia-smi --query-gpu=name",
         ),
         // nvidia-smi -q -x.
         rule(
@@ -689,6 +702,12 @@ pub fn of(paste: &[u8]) -> Fingerprint {
         // Only the open module refuses a GPU for lacking a GSP (a line without a number).
         if raw.contains("not supported by open") || raw.contains("supported by open nvidia.ko") {
             fp.add("driver_flavor", "open", n as u64 + 1, "NVRM");
+            fp.add(
+                "open_refused",
+                "not supported by open nvidia.ko",
+                n as u64 + 1,
+                "NVRM",
+            );
         }
         // Messages that carry no number but state a broken rule.
         for (words, field, source) in STATEMENTS {
@@ -1050,6 +1069,20 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         assert_eq!(fp.conflicts.len(), 1);
         assert_eq!(fp.conflicts[0].field, "driver");
         assert_eq!(fp.conflicts[0].values[1].value, "525.147.05");
+    }
+
+    #[test]
+    fn package_flavours_bare_names_and_versions_in_parentheses() {
+        let fp = of(b"- **Installed Driver**: nvidia-driver-580-open (version 580.82.09).\nNVIDIA GeForce RTX 3060\n");
+        assert_eq!(fp.get("driver").unwrap().value, "580.82.09");
+        assert_eq!(fp.get("driver_flavor").unwrap().value, "open");
+        assert_eq!(fp.get("gpu").unwrap().value, "GeForce RTX 3060");
+        // A repository's name is not a package.
+        assert!(
+            of(b"https://github.com/NVIDIA/open-gpu-kernel-modules/issues/1003\n")
+                .get("driver_flavor")
+                .is_none()
+        );
     }
 
     #[test]

@@ -136,6 +136,8 @@ fn same(field: &str, a: &str, b: &str) -> bool {
     }
 }
 
+const OPEN_MODULES: &str =
+    "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/kernel-modules.html";
 const NVML_MISMATCH: &str = "https://github.com/lyulyul/shine-cluster/issues/30";
 const CONTAINER_REQUIREMENT: &str = "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html";
 const PTX_VERSION: &str = "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html";
@@ -208,6 +210,23 @@ pub fn assess(
                 driver.map_or(String::new(), |d| format!("; the library is {}", d.value))
             ),
             source: NVML_MISMATCH.into(),
+        });
+    }
+    // The open kernel module refusing a GPU without a GSP (pre-Turing): the driver's own word,
+    // when the GPU's compute capability is not known to the rule above.
+    if let Some(said) = fp.get("open_refused")
+        && !findings
+            .iter()
+            .any(|f| f.rule == "open-modules-need-turing" && f.level == Level::Violation)
+    {
+        findings.push(Finding {
+            rule: "open-modules-need-turing".into(),
+            level: Level::Violation,
+            message: format!(
+                "the open kernel module refused the GPU (line {}): it needs the GPU System Processor of Turing or later; install the proprietary flavour of a branch that still supports this GPU",
+                said.line
+            ),
+            source: OPEN_MODULES.into(),
         });
     }
     // The container runtime refusing an image whose CUDA needs a newer driver.
@@ -630,5 +649,12 @@ mod tests {
             "{warning}The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.\n"
         );
         assert!(rules(&listed).is_empty(), "sm_60 code runs on 6.1");
+        // The open module's own refusal of a GPU without a GSP, whatever the GPU.
+        assert_eq!(
+            rules(
+                "NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:139b)\nNVRM: installed in this system is not supported by open\nNVRM: nvidia.ko because it does not include the required GPU\nNVRM: System Processor (GSP).\nNVIDIA-SMI 580.82.09   Driver Version: 580.82.09\n"
+            ),
+            ["open-modules-need-turing"]
+        );
     }
 }
