@@ -420,8 +420,8 @@ fn match_stacks(fp: &Fingerprint, stacks: &[Stack]) -> Vec<StackMatch> {
                 }),
             }
         }
-        let comparable = shared + differences.iter().filter(|d| !d.paste.is_empty()).count();
-        if comparable == 0 {
+        // A stack that agrees on nothing the paste shows is not near it: listing it is noise.
+        if shared == 0 {
             continue;
         }
         let kind = if differences.is_empty() {

@@ -482,4 +482,10 @@ fn lore_env_names_the_one_field_a_near_stack_differs_in() {
         "{text}"
     );
     assert!(text.contains("not in the paste: kernel ("), "{text}");
+    // A paste that agrees with no recorded stack on anything gets none listed as near.
+    let laptop = "| NVIDIA-SMI 580.82.09   Driver Version: 580.82.09   CUDA Version: 13.0 |\n\
+|   0  NVIDIA GeForce GTX 950M  Off  | 00000000:01:00.0 Off |  N/A |\n";
+    let out = lore_in(root.path(), &["env", "--json"], laptop.as_bytes());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["stacks"], serde_json::json!([]), "{report}");
 }
