@@ -102,9 +102,10 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Pieces of `reader`, read on another thread (at most a few MiB ahead of the scan).
+/// Pieces of `reader`, read on another thread (at most two MiB ahead of the scan).
 fn read_ahead(mut reader: Box<dyn Read + Send>) -> std::sync::mpsc::Receiver<io::Result<Vec<u8>>> {
-    let (tx, rx) = std::sync::mpsc::sync_channel(4);
+    // Two pieces ahead keep the scan fed; more would only hold memory.
+    let (tx, rx) = std::sync::mpsc::sync_channel(2);
     std::thread::spawn(move || {
         loop {
             let mut buf = vec![0u8; 1 << 20];

@@ -155,6 +155,8 @@ impl<'e> Scanner<'e> {
         }
         self.out.bytes += data.len() as u64;
         for piece in data.chunks(self.chunk) {
+            // Exactly what is needed: doubling would leave an 8 MiB buffer for a 4 MiB chunk.
+            self.buf.reserve_exact(piece.len());
             self.buf.extend_from_slice(piece);
             if self.buf.len() - self.scanned >= self.chunk {
                 self.process(false);
