@@ -117,8 +117,7 @@ impl Library {
         let same_files = library.files.len() == cached_files.len()
             && cached_files.iter().all(|k| library.files.contains_key(k));
         if library.read > 0 || !same_files {
-            let _ = fs::create_dir_all(root.join(CACHE_DIR))
-                .and_then(|()| write_atomically(&path, &DocumentCache::bytes(&library)));
+            keep_cache(root, &path, &DocumentCache::bytes(&library));
         }
         Ok(library)
     }
@@ -412,14 +411,12 @@ impl Library {
         let had_similar = kept.is_some();
         let matcher = Matcher::with_similar(&self.runbooks, &self.incidents, &cache, kept);
         if matcher.pattern_cache().is_dirty() {
-            let _ = fs::create_dir_all(self.root.join(CACHE_DIR))
-                .and_then(|()| write_atomically(&path, &matcher.pattern_cache().to_bytes()));
+            keep_cache(&self.root, &path, &matcher.pattern_cache().to_bytes());
         }
         if !had_similar {
             let mut bytes = key.to_vec();
             bytes.extend(matcher.similar_index().to_bytes());
-            let _ = fs::create_dir_all(self.root.join(CACHE_DIR))
-                .and_then(|()| write_atomically(&similar_path, &bytes));
+            keep_cache(&self.root, &similar_path, &bytes);
         }
         matcher
     }
@@ -469,6 +466,11 @@ impl Library {
     pub fn incident(&self, id: &str) -> Option<&Incident> {
         self.incidents.iter().find(|i| i.id == id)
     }
+}
+
+/// Writes a cache file under `root/.lore/`; a cache that cannot be written only costs speed.
+fn keep_cache(root: &Path, path: &Path, bytes: &[u8]) {
+    let _ = fs::create_dir_all(root.join(CACHE_DIR)).and_then(|()| write_atomically(path, bytes));
 }
 
 /// Writes through a temporary file in the same folder and a rename, so readers see the old file

@@ -246,28 +246,26 @@ fn parse_inner(path: &Path, text: &str, problems: &mut Problems) -> Option<Compa
             matches!(field_kind(f), Some(FieldKind::Version)) || EXTRA_FIELDS.contains(&f.as_str())
         });
         for row in &rule.rows {
-            let needs = match rule.kind {
-                RuleKind::MinimumVersion => row.min.is_some(),
-                RuleKind::Range | RuleKind::BadPair => row.min.is_some() || row.max.is_some(),
-                RuleKind::Member => !row.values.is_empty(),
-                RuleKind::Equal | RuleKind::NotOlderThan => row.key == "*",
-                RuleKind::EndOfLife => row.ended.is_some(),
+            // What a row of this kind must hold, and its name for the complaint.
+            let (holds, reads) = match rule.kind {
+                RuleKind::MinimumVersion => (row.min.is_some(), "min"),
+                RuleKind::Range | RuleKind::BadPair => {
+                    (row.min.is_some() || row.max.is_some(), "min or max")
+                }
+                RuleKind::Member => (!row.values.is_empty(), "values"),
+                RuleKind::Equal | RuleKind::NotOlderThan => {
+                    (row.key == "*", "one row with key `*`")
+                }
+                RuleKind::EndOfLife => (row.ended.is_some(), "ended"),
             };
-            if !needs {
+            if !holds {
                 problems.error(
                     0,
                     format!(
-                        "rule `{}`: row `{}` lacks what a {} rule reads ({})",
+                        "rule `{}`: row `{}` lacks what a {} rule reads ({reads})",
                         rule.id,
                         row.key,
                         rule.kind.as_str(),
-                        match rule.kind {
-                            RuleKind::MinimumVersion => "min",
-                            RuleKind::Range | RuleKind::BadPair => "min or max",
-                            RuleKind::Member => "values",
-                            RuleKind::Equal | RuleKind::NotOlderThan => "one row with key `*`",
-                            RuleKind::EndOfLife => "ended",
-                        }
                     ),
                 );
             }

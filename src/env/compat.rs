@@ -258,18 +258,9 @@ mod tests {
         let mut ended = row("535", "0");
         ended.min = None;
         ended.ended = Some("2026-06".into());
-        let rule = Rule {
-            id: "lifecycle".into(),
-            kind: RuleKind::EndOfLife,
-            severity: Severity::Risk,
-            message: "{of} {value} ended {ended}".into(),
-            of: vec!["driver".into()],
-            by: vec!["driver".into()],
-            rows: vec![ended],
-            exceptions: Vec::new(),
-            examples: Vec::new(),
-            counterexamples: Vec::new(),
-        };
+        let mut rule = rule(RuleKind::EndOfLife, "driver", "driver", vec![ended]);
+        rule.severity = Severity::Risk;
+        rule.message = "{of} {value} ended {ended}".into();
         let get = |f: &str| (f == "driver").then(|| "535.104.05".to_string());
         let on = |d: u32, m: u32| NaiveDate::from_ymd_opt(2026, m, d).unwrap();
         assert_eq!(evaluate(&rule, &get, on(30, 6)).unwrap().level, Level::Ok);
@@ -310,18 +301,13 @@ mod tests {
     fn a_reported_row_is_a_risk_never_a_violation() {
         let mut reported = row("12", "525");
         reported.authority = Authority::Reported;
-        let rule = Rule {
-            id: "r".into(),
-            kind: RuleKind::MinimumVersion,
-            severity: Severity::Violation,
-            message: "{by} {key} wants {min}, {of} is {value}".into(),
-            of: vec!["driver".into()],
-            by: vec!["cuda_runtime".into()],
-            rows: vec![reported],
-            exceptions: Vec::new(),
-            examples: Vec::new(),
-            counterexamples: Vec::new(),
-        };
+        let mut rule = rule(
+            RuleKind::MinimumVersion,
+            "driver",
+            "cuda_runtime",
+            vec![reported],
+        );
+        rule.message = "{by} {key} wants {min}, {of} is {value}".into();
         let get = |f: &str| match f {
             "driver" => Some("470.57.02".to_string()),
             "cuda_runtime" => Some("12.1".to_string()),

@@ -18,11 +18,16 @@ fn matcher() -> Matcher {
 }
 
 fn logs(dir: &Path) -> Vec<std::path::PathBuf> {
+    files_ending(dir, "log")
+}
+
+/// The files of `dir` with extension `ext`, sorted.
+fn files_ending(dir: &Path, ext: &str) -> Vec<std::path::PathBuf> {
     let mut out: Vec<_> = fs::read_dir(dir)
         .map(|d| {
             d.flatten()
                 .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "log"))
+                .filter(|p| p.extension().is_some_and(|x| x == ext))
                 .collect()
         })
         .unwrap_or_default();
@@ -503,15 +508,7 @@ fn env_figures(dir: &str) -> EnvFigures {
     let root = crate::support::library_copy();
     let library = lore::library::Library::load(root.path()).unwrap();
     let mut figures = EnvFigures::default();
-    let folder = repo_root().join("eval").join(dir);
-    let mut files: Vec<_> = fs::read_dir(&folder)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "log"))
-        .collect();
-    files.sort();
-    for log in files {
+    for log in logs(&repo_root().join("eval").join(dir)) {
         let expected: serde_json::Value =
             serde_json::from_str(&fs::read_to_string(log.with_extension("expected.json")).unwrap())
                 .unwrap();
@@ -605,15 +602,7 @@ fn doctor_figures(split: &str) -> DoctorFigures {
     let root = crate::support::library_copy();
     let library = lore::library::Library::load(root.path()).unwrap();
     let mut figures = DoctorFigures::default();
-    let folder = repo_root().join("eval/doctor").join(split);
-    let mut files: Vec<_> = fs::read_dir(&folder)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "bundle"))
-        .collect();
-    files.sort();
-    for path in files {
+    for path in files_ending(&repo_root().join("eval/doctor").join(split), "bundle") {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let expected: serde_json::Value = serde_json::from_str(
             &fs::read_to_string(path.with_extension("expected.json")).unwrap(),
