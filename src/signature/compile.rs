@@ -9,7 +9,7 @@ use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 use super::cache::{Literals, PatternCache};
 use super::literal::{also_required, required_literals};
 use super::portable;
-use super::prefilter::Prefilter;
+pub(crate) use super::prefilter::Prefilter;
 use crate::doc::{Runbook, SignatureSpec};
 
 /// Compiled program size allowed for one pattern; bigger patterns are refused.
@@ -286,17 +286,29 @@ impl Engine {
     }
 
     /// Where in `hay` the first literal may occur: every literal's first occurrence is on the
-    /// line of the position returned or on a later one. `None`: no literal occurs.
-    pub fn first_literal(&self, hay: &[u8], large: bool) -> Option<usize> {
-        match &self.prefilter {
+    /// line of the position returned or on a later one. `None`: no literal occurs. `tuned` is
+    /// the prefilter adapted to the input ([`Engine::tuned_prefilter`]), if there is one.
+    pub fn first_literal(
+        &self,
+        hay: &[u8],
+        large: bool,
+        tuned: Option<&Prefilter>,
+    ) -> Option<usize> {
+        match tuned.or(self.prefilter.as_ref()) {
             Some(prefilter) => prefilter.find(hay),
             None => self.automaton(large).find(hay).map(|m| m.start()),
         }
     }
 
     /// Calls `found` with the index (into `literals`) of every literal occurrence in `line`.
-    pub fn each_literal(&self, line: &[u8], large: bool, mut found: impl FnMut(usize)) {
-        match &self.prefilter {
+    pub fn each_literal(
+        &self,
+        line: &[u8],
+        large: bool,
+        tuned: Option<&Prefilter>,
+        mut found: impl FnMut(usize),
+    ) {
+        match tuned.or(self.prefilter.as_ref()) {
             Some(prefilter) => prefilter.each_literal(line, found),
             None => {
                 for m in self.automaton(large).find_overlapping_iter(line) {
@@ -304,6 +316,12 @@ impl Engine {
                 }
             }
         }
+    }
+
+    /// The prefilter with its fingerprints chosen for `sample` (the start of a large input), if
+    /// this engine has a prefilter: see [`Prefilter::adapted`].
+    pub fn tuned_prefilter(&self, sample: &[u8]) -> Option<Prefilter> {
+        self.prefilter.as_ref().map(|p| p.adapted(sample))
     }
 
     /// The set of the single-line signatures `sigs` (sorted; at least [`SET_MIN`]); `None` if

@@ -14,8 +14,14 @@
 //! exactly as before. Lines no literal can be on are passed over at the speed of a hash and a
 //! bit test per byte.
 //!
+//! Before the input is read, the two windows of each literal are chosen by a guess at how rare
+//! its letters are; once a large input's first megabytes are in, they are chosen again by how
+//! often their lead bytes occur there ([`Prefilter::adapted`]), which lets a third as many
+//! positions through on a typical log.
+//!
 //! A 3-byte literal (`xid`) gets the fingerprints of itself followed by every possible byte; the
-//! end of the input is padded with spaces for it. Shorter literals switch the filter off.
+//! end of the input is padded with spaces for it. A 4-byte one gets itself and every byte
+//! followed by its first three. Shorter literals switch the filter off.
 
 /// Each bitmap holds 2^BITS bits (8 KiB): a few thousand fingerprints leave it mostly empty.
 const BITS: u32 = 16;
@@ -211,6 +217,38 @@ impl Prefilter {
     /// A filter for `literals` (lowercase, as the literal analysis gives them); `None` if one is
     /// shorter than 3 bytes, which the filter cannot represent.
     pub fn new(literals: &[Vec<u8>]) -> Option<Prefilter> {
+        Prefilter::with_windows(literals, rarest_windows)
+    }
+
+    /// The same filter with its fingerprints chosen for `sample`, the start of the input it is
+    /// about to scan: each literal's fingerprints are the two windows whose lead bytes occur least
+    /// often there. A guess from letter frequencies lets through every eighth position of a
+    /// typical log (a literal like `your kernel headers` has no rare letters, and ` ke` is
+    /// everywhere); counting the input's own three-byte leads cuts that to about one in twenty
+    /// five. What is found does not change, only how often a position needs a second look.
+    pub fn adapted(&self, sample: &[u8]) -> Prefilter {
+        // How often each lead occurs in the sample, at every position (both parities).
+        let mut seen = vec![0u16; 1 << LEAD_BITS];
+        for window in sample.windows(4) {
+            let x = u64::from(u32::from_le_bytes(window.try_into().expect("4 bytes"))) | FOLD;
+            let slot = &mut seen[lead_index(x)];
+            *slot = slot.saturating_add(1);
+        }
+        let lead_count = |bytes: &[u8]| u32::from(seen[lead_index(fold(&bytes[..4]))]);
+        let choose = |literal: &[u8], width: usize| -> usize {
+            (0..literal.len() - width)
+                .min_by_key(|&k| lead_count(&literal[k..]) + lead_count(&literal[k + 1..]))
+                .unwrap_or(0)
+        };
+        Prefilter::with_windows(&self.literals, choose).expect("the literals were accepted before")
+    }
+
+    /// The filter, with `choose(literal, width)` giving where a literal's first fingerprint
+    /// starts (the second starts one byte later).
+    fn with_windows(
+        literals: &[Vec<u8>],
+        choose: impl Fn(&[u8], usize) -> usize,
+    ) -> Option<Prefilter> {
         let (mut short, mut long) = (Table::new(), Table::new());
         for (i, literal) in literals.iter().enumerate() {
             let l = literal.as_slice();
@@ -223,20 +261,22 @@ impl Prefilter {
                         short.add(fold(&[l[0], l[1], l[2], other]), i, 0);
                     }
                 }
-                // Two positions: from its first byte, and from its second with one byte after.
+                // Two positions: from its first byte, and from the byte before it (so that the
+                // lead test sees three of its own bytes either way; a window from its second byte
+                // would leave the test two, and `fail` would let through every `file`).
                 4 => {
                     short.add(fold(l), i, 0);
-                    for next in 0..=255u8 {
-                        short.add(fold(&[l[1], l[2], l[3], next]), i, 1);
+                    for other in 0..=255u8 {
+                        short.add(fold(&[other, l[0], l[1], l[2]]), i, -1);
                     }
                 }
                 n if n <= LONG => {
-                    let k = rarest_windows(l, 4);
+                    let k = choose(l, 4);
                     short.add(fold(&l[k..k + 4]), i, k as isize);
                     short.add(fold(&l[k + 1..k + 5]), i, k as isize + 1);
                 }
                 _ => {
-                    let k = rarest_windows(l, LONG);
+                    let k = choose(l, LONG);
                     long.add(fold(&l[k..k + LONG]), i, k as isize);
                     long.add(fold(&l[k + 1..k + 1 + LONG]), i, k as isize + 1);
                 }
@@ -280,44 +320,25 @@ impl Prefilter {
             })
     }
 
-    /// Every literal (index, start) whose fingerprint is at `p`, where the window (the next
-    /// eight bytes, space-padded past the end) is `window`.
-    #[inline(always)]
-    fn hits_at<'a>(
-        &'a self,
-        hay: &'a [u8],
-        p: usize,
-        window: u64,
-    ) -> impl Iterator<Item = (usize, usize)> + 'a {
-        let x = window | FOLD;
-        let x4 = x & 0xFFFF_FFFF;
-        let short = self
-            .short
-            .may_hold(x4)
-            .then(|| self.owners_at(&self.short, hay, p, x4));
-        let long = self
-            .long
-            .may_hold(x)
-            .then(|| self.owners_at(&self.long, hay, p, x));
-        short
-            .into_iter()
-            .flatten()
-            .chain(long.into_iter().flatten())
-    }
-
     /// Calls `found` with every literal that occurs in `line` (ignoring ASCII case), once per
     /// occurrence: the same literals an overlapping Aho-Corasick search would report.
     pub fn each_literal(&self, line: &[u8], mut found: impl FnMut(usize)) {
-        let mut p = 0;
-        while p <= line.len() {
-            let window = padded_window(line, p);
-            if self.lead(window | FOLD) {
-                for (literal, _) in self.hits_at(line, p, window) {
+        self.scan(line, |p, window| {
+            // `hits_at`, spelled out (as in `at`): chained iterators cost a third more here.
+            let x = window | FOLD;
+            let x4 = x & 0xFFFF_FFFF;
+            if self.short.may_hold(x4) {
+                for (literal, _) in self.owners_at(&self.short, line, p, x4) {
                     found(literal);
                 }
             }
-            p += STRIDE;
-        }
+            if self.long.may_hold(x) {
+                for (literal, _) in self.owners_at(&self.long, line, p, x) {
+                    found(literal);
+                }
+            }
+            None::<()>
+        });
     }
 
     /// Whether a window's (folded) second, third and fourth bytes are those of some fingerprint.
@@ -330,8 +351,8 @@ impl Prefilter {
     /// The first literal whose fingerprint is at `p`, once the lead test passed.
     #[inline(never)]
     fn at(&self, hay: &[u8], p: usize, window: u64) -> Option<usize> {
-        // The same as `hits_at(..).next()`, spelled out: this runs for every position the lead
-        // test lets through, and the chained iterators cost a third of the scan.
+        // The owners of both tables, spelled out: this runs for every position the lead test
+        // lets through, and chained iterators cost a third of the scan.
         let x = window | FOLD;
         let x4 = x & 0xFFFF_FFFF;
         if self.short.may_hold(x4)
@@ -349,6 +370,14 @@ impl Prefilter {
     /// always the leftmost one, but no literal starts on a line before the one returned: the
     /// fingerprints are tried left to right, and each lies inside its literal.
     pub fn find(&self, hay: &[u8]) -> Option<usize> {
+        self.scan(hay, |p, window| self.at(hay, p, window))
+    }
+
+    /// Calls `visit(p, window)` for each position `p` (every STRIDE-th, up to and including
+    /// `hay.len()`) whose window passes the lead test, left to right, until it returns
+    /// something. The one loop behind [`Prefilter::find`] and [`Prefilter::each_literal`].
+    #[inline(always)]
+    fn scan<T>(&self, hay: &[u8], mut visit: impl FnMut(usize, u64) -> Option<T>) -> Option<T> {
         let mut p = 0;
         // Four windows (at every second byte) from two loads of eight bytes.
         while p + 16 <= hay.len() {
@@ -362,9 +391,9 @@ impl Prefilter {
             ];
             for (k, window) in windows.into_iter().enumerate() {
                 if self.lead(window | FOLD)
-                    && let Some(start) = self.at(hay, p + 2 * k, window)
+                    && let Some(found) = visit(p + 2 * k, window)
                 {
-                    return Some(start);
+                    return Some(found);
                 }
             }
             p += 8;
@@ -372,9 +401,9 @@ impl Prefilter {
         while p + 8 <= hay.len() {
             let window = u64::from_le_bytes(hay[p..p + 8].try_into().expect("8 bytes"));
             if self.lead(window | FOLD)
-                && let Some(start) = self.at(hay, p, window)
+                && let Some(found) = visit(p, window)
             {
-                return Some(start);
+                return Some(found);
             }
             p += STRIDE;
         }
@@ -383,9 +412,9 @@ impl Prefilter {
         while p <= hay.len() {
             let window = padded_window(hay, p);
             if self.lead(window | FOLD)
-                && let Some(start) = self.at(hay, p, window)
+                && let Some(found) = visit(p, window)
             {
-                return Some(start);
+                return Some(found);
             }
             p += STRIDE;
         }
@@ -464,6 +493,56 @@ mod tests {
                 theirs.sort();
                 assert_eq!(ours, theirs, "{line:?}");
             }
+        }
+    }
+
+    #[test]
+    fn an_adapted_filter_finds_the_same_literals() {
+        let words = [
+            "your kernel headers for kernel ",
+            "fallen off the bus",
+            "xid",
+            "fail",
+            "error",
+            "nvrm: api",
+            "kernel module",
+        ];
+        let filter = Prefilter::new(&literals(&words)).unwrap();
+        let text = "[ 1.0] NVRM: loading NVIDIA UNIX x86_64 Kernel Module 550.54.15\n\
+                    [ 2.0] your kernel headers for kernel 6.8 cannot be found\n\
+                    [ 3.0] NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus\n\
+                    [ 4.0] nvidia: module verification failed\n"
+            .repeat(50);
+        // Adapted to a sample of the text itself, and to one with nothing in common with it.
+        for sample in [text.as_bytes(), b"zzzz qqqq 0000 ....".as_slice()] {
+            let adapted = filter.adapted(sample);
+            for line in text.lines().take(4) {
+                let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+                adapted.each_literal(line.as_bytes(), |l| ours.push(l));
+                filter.each_literal(line.as_bytes(), |l| theirs.push(l));
+                ours.sort();
+                theirs.sort();
+                assert_eq!(ours, theirs, "{line:?}");
+                assert!(!ours.is_empty());
+            }
+            let (mut a, mut b) = (0, 0);
+            while let Some(p) = adapted.find(&text.as_bytes()[a..]) {
+                let q = filter.find(&text.as_bytes()[b..]).expect("found by both");
+                let line_end = |hay: &[u8], at: usize| {
+                    at + hay[at..]
+                        .iter()
+                        .position(|&c| c == b'\n')
+                        .unwrap_or(hay.len() - at)
+                };
+                // Either may point at another literal of the line, never at another line.
+                assert_eq!(
+                    line_end(text.as_bytes(), a + p),
+                    line_end(text.as_bytes(), b + q)
+                );
+                a = line_end(text.as_bytes(), a + p) + 1;
+                b = a;
+            }
+            assert!(filter.find(&text.as_bytes()[b.min(text.len())..]).is_none());
         }
     }
 

@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 
 use memchr::{memchr, memchr_iter, memrchr};
 
-use super::compile::{Engine, SET_MIN, Target};
+use super::compile::{Engine, Prefilter, SET_MIN, Target};
 use super::normalize::{clean, display, match_text, tidy};
 
 /// Bytes scanned per pass.
@@ -25,6 +25,8 @@ const LARGE_INPUT: u64 = 8 << 20;
 const PARALLEL_MIN: usize = 1 << 20;
 /// Hits kept per signature (all are counted).
 const MAX_HITS_PER_SIG: usize = 100;
+/// How much of a large input's start the prefilter is adapted to.
+const SAMPLE: usize = 2 << 20;
 /// Distinct unexplained lines kept (all are counted).
 const MAX_UNEXPLAINED: usize = 50;
 
@@ -76,6 +78,10 @@ pub struct Scanner<'e> {
     large: bool,
     /// If set, only these signatures (by index) are tried, and no unexplained lines are kept.
     only: Option<Vec<bool>>,
+    /// The prefilter adapted to this input's start, once the input is known to be large (`None`
+    /// before that, or if the engine has no prefilter).
+    tuned: Option<Prefilter>,
+    tuned_yet: bool,
     buf: Vec<u8>,
     /// Line number of the first line in `buf`.
     base_line: u64,
@@ -112,6 +118,8 @@ impl<'e> Scanner<'e> {
             max_line: max_line.max(1),
             large: false,
             only: None,
+            tuned: None,
+            tuned_yet: false,
             buf: Vec::new(),
             base_line: 1,
             scanned: 0,
@@ -228,10 +236,31 @@ impl<'e> Scanner<'e> {
         };
         // Only complete lines are tidied, so no text is ever tidied twice.
         let end = tidy(&mut self.buf, region_start, end);
-        // Line numbers: newlines before the region, and the last line the region completes.
+        // Line numbers: newlines before the region (a few lines of context), then the region's
+        // own, counted by the pass that looks for candidates.
         let lines_before = memchr_iter(b'\n', &self.buf[..region_start]).count() as u64;
-        let region_newlines = memchr_iter(b'\n', &self.buf[region_start..end]).count() as u64;
         let first_region_line = self.base_line + lines_before;
+
+        let large = self.large || self.out.bytes > LARGE_INPUT;
+        if large && !self.tuned_yet {
+            self.tuned_yet = true;
+            let sample = &self.buf[region_start..end.min(region_start + SAMPLE)];
+            self.tuned = self.engine.tuned_prefilter(sample);
+        }
+        let search = Search {
+            engine: self.engine,
+            large,
+            tuned: self.tuned.as_ref(),
+            only: self.only.as_deref(),
+        };
+        // What the region's lines hold is worked out before any state changes (on both cores
+        // for a large region); windows still waiting for lines go first after that, so hits are
+        // applied in line order.
+        let (examined, region_newlines) = if large && end - region_start >= PARALLEL_MIN {
+            examine_in_parallel(&search, &self.buf, region_start, end, first_region_line)
+        } else {
+            examine_range(&search, &self.buf, region_start, end, first_region_line)
+        };
         let last_complete_line = if eof || cut {
             first_region_line + region_newlines
         } else {
@@ -248,24 +277,6 @@ impl<'e> Scanner<'e> {
         for (sig, line) in waiting {
             self.try_window(sig, line, last_complete_line, eof);
         }
-
-        let large = self.large || self.out.bytes > LARGE_INPUT;
-        let examined = if large && end - region_start >= PARALLEL_MIN {
-            self.examine_in_parallel(region_start, end, first_region_line)
-        } else {
-            candidates(
-                self.engine,
-                large,
-                &self.buf,
-                region_start,
-                end,
-                first_region_line,
-                self.only.as_deref(),
-            )
-            .iter()
-            .map(|c| examine(self.engine, &self.buf, c))
-            .collect()
-        };
         for line in examined {
             self.apply(line, last_complete_line, eof);
         }
@@ -294,7 +305,9 @@ impl<'e> Scanner<'e> {
             self.first_needed_line()
                 .map_or(keep, |first| keep.min(self.line_offset(first)))
         };
-        let dropped_lines = memchr_iter(b'\n', &self.buf[..keep_from]).count() as u64;
+        // The newlines before `keep_from`: all up to `end` less the few kept.
+        let kept = memchr_iter(b'\n', &self.buf[keep_from..end]).count() as u64;
+        let dropped_lines = lines_before + region_newlines - kept;
         self.buf.drain(..keep_from);
         self.base_line += dropped_lines;
         self.scanned = end - keep_from;
@@ -324,32 +337,6 @@ impl<'e> Scanner<'e> {
             }
         }
         offset
-    }
-
-    /// [`candidates`] and [`examine`] on two threads, each taking half of the region (split at a
-    /// line end); the results are in line order.
-    fn examine_in_parallel(&self, start: usize, end: usize, first_line: u64) -> Vec<Examined> {
-        let middle = start + (end - start) / 2;
-        let split = memchr(b'\n', &self.buf[middle..end]).map_or(end, |p| middle + p + 1);
-        let buf = &self.buf[..];
-        let engine = self.engine;
-        let only = self.only.as_deref();
-        let examine_all = |from: usize, to: usize, line: u64| -> Vec<Examined> {
-            candidates(engine, true, buf, from, to, line, only)
-                .iter()
-                .map(|c| examine(engine, buf, c))
-                .collect()
-        };
-        let (mut first, second) = std::thread::scope(|scope| {
-            let later = scope.spawn(|| {
-                let lines_before = memchr_iter(b'\n', &buf[start..split]).count() as u64;
-                examine_all(split, end, first_line + lines_before)
-            });
-            let first = examine_all(start, split, first_line);
-            (first, later.join().expect("scan thread does not panic"))
-        });
-        first.extend(second);
-        first
     }
 
     /// Applies what [`examine`] found on one line, in line order: hits, window checks, and
@@ -519,25 +506,88 @@ impl<'e> Scanner<'e> {
     }
 }
 
-/// Lines of `buf[start..end]` that contain a literal, with the signatures to try on each.
-///
-/// The fast leftmost search finds the next line with any literal; only that line is then searched
-/// for all (overlapping) literals, so a busy automaton never slows the scan of quiet lines.
-fn candidates(
-    engine: &Engine,
+/// How a scan looks for candidate lines: the engine, which literal search, and which signatures.
+struct Search<'a> {
+    engine: &'a Engine,
+    /// The input is large: the faster automaton (when there is no prefilter).
     large: bool,
+    /// The prefilter adapted to the input, if any.
+    tuned: Option<&'a Prefilter>,
+    /// Only these signatures are tried, and no unexplained lines are kept.
+    only: Option<&'a [bool]>,
+}
+
+/// [`candidates`] and [`examine`] over `buf[start..end]`, whose first line is `first_line`: what
+/// each line that matters holds, in line order, and the number of newlines in the range.
+fn examine_range(
+    search: &Search,
     buf: &[u8],
     start: usize,
     end: usize,
     first_line: u64,
-    only: Option<&[bool]>,
-) -> Vec<Candidate> {
+) -> (Vec<Examined>, u64) {
+    let (candidates, newlines) = candidates(search, buf, start, end, first_line);
+    let examined = candidates
+        .iter()
+        .map(|c| examine(search.engine, buf, c))
+        .filter(Examined::matters)
+        .collect();
+    (examined, newlines)
+}
+
+/// [`examine_range`] on two threads, each taking half of the range (split at a line end). The
+/// second half is numbered from 0 and renumbered once the first half's newlines are known, so no
+/// byte is counted twice.
+fn examine_in_parallel(
+    search: &Search,
+    buf: &[u8],
+    start: usize,
+    end: usize,
+    first_line: u64,
+) -> (Vec<Examined>, u64) {
+    let middle = start + (end - start) / 2;
+    let split = memchr(b'\n', &buf[middle..end]).map_or(end, |p| middle + p + 1);
+    let ((mut first, first_newlines), (second, second_newlines)) = std::thread::scope(|scope| {
+        let later = scope.spawn(|| examine_range(search, buf, split, end, 0));
+        let first = examine_range(search, buf, start, split, first_line);
+        (first, later.join().expect("scan thread does not panic"))
+    });
+    let offset = first_line + first_newlines;
+    first.extend(second.into_iter().map(|mut e| {
+        e.line += offset;
+        for hit in &mut e.hits {
+            hit.line += offset;
+            hit.last_line += offset;
+        }
+        e
+    }));
+    (first, first_newlines + second_newlines)
+}
+
+/// Lines of `buf[start..end]` that contain a literal, with the signatures to try on each.
+///
+/// The fast leftmost search finds the next line with any literal; only that line is then searched
+/// for all (overlapping) literals, so a busy automaton never slows the scan of quiet lines.
+/// Also returns the number of newlines in the range.
+fn candidates(
+    search: &Search,
+    buf: &[u8],
+    start: usize,
+    end: usize,
+    first_line: u64,
+) -> (Vec<Candidate>, u64) {
+    let Search {
+        engine,
+        large,
+        tuned,
+        only,
+    } = *search;
     let mut out: Vec<Candidate> = Vec::new();
     let mut counted_to = start;
     let mut line = first_line;
     let mut pos = start;
     while pos < end {
-        let Some(first) = engine.first_literal(&buf[pos..end], large) else {
+        let Some(first) = engine.first_literal(&buf[pos..end], large, tuned) else {
             break;
         };
         let hit = pos + first;
@@ -552,7 +602,7 @@ fn candidates(
             sigs: Vec::new(),
             error_word: false,
         };
-        engine.each_literal(&buf[line_start..line_end], large, |literal| {
+        engine.each_literal(&buf[line_start..line_end], large, tuned, |literal| {
             for target in &engine.targets[literal] {
                 match *target {
                     Target::Sig(s) => {
@@ -565,13 +615,20 @@ fn candidates(
                 }
             }
         });
-        rule_out_by_other_literals(engine, &buf[line_start..line_end], &mut candidate.sigs);
-        if !candidate.sigs.is_empty() || candidate.error_word {
+        let raw = &buf[line_start..line_end];
+        rule_out_by_other_literals(engine, raw, &mut candidate.sigs);
+        // Lines that only carry an error word are common (every driver banner says NVRM): the
+        // harmless ones, and a `lore doctor` bundle's section markers (which name commands,
+        // never failures), are settled here, before cleaning and without a result to pass on.
+        let settled = candidate.sigs.is_empty()
+            && (!candidate.error_word || crate::doctor::bundle::is_marker(raw) || is_benign(raw));
+        if !settled {
             out.push(candidate);
         }
         pos = line_end;
     }
-    out
+    line += memchr_iter(b'\n', &buf[counted_to..end]).count() as u64;
+    (out, line - first_line)
 }
 
 /// Drops the candidates a literal of theirs rules out: a signature whose pattern has further
@@ -605,6 +662,13 @@ struct Examined {
     unexplained: Option<(String, String)>,
 }
 
+impl Examined {
+    /// Whether there is anything to apply: most candidate lines turn out to hold nothing.
+    fn matters(&self) -> bool {
+        !self.hits.is_empty() || !self.windows.is_empty() || self.unexplained.is_some()
+    }
+}
+
 fn examine(engine: &Engine, buf: &[u8], candidate: &Candidate) -> Examined {
     let mut examined = Examined {
         line: candidate.line,
@@ -615,11 +679,6 @@ fn examine(engine: &Engine, buf: &[u8], candidate: &Candidate) -> Examined {
     let raw = &buf[candidate.start..candidate.end];
     // A `lore doctor` bundle's section markers name commands, never failures.
     if crate::doctor::bundle::is_marker(raw) {
-        return examined;
-    }
-    // Lines that only carry an error word are common (every driver banner says NVRM): settle the
-    // harmless ones before paying for cleaning.
-    if candidate.sigs.is_empty() && BENIGN_BYTES.is_match(raw) {
         return examined;
     }
     let cleaned = clean(raw);
@@ -701,6 +760,26 @@ static BENIGN_TEXT: LazyLock<regex::Regex> =
     LazyLock::new(|| regex::Regex::new(BENIGN).expect("valid"));
 static BENIGN_BYTES: LazyLock<regex::bytes::Regex> =
     LazyLock::new(|| regex::bytes::Regex::new(BENIGN).expect("valid"));
+
+/// Whether a raw line is one of the harmless ones [`BENIGN`] describes. The driver's banner
+/// lines (a tenth of some logs) are recognised by their literal text first, which is several
+/// times quicker than the regex; they are among what the regex accepts, so the answer is the same.
+fn is_benign(raw: &[u8]) -> bool {
+    const BANNERS: [&[u8]; 3] = [
+        b"loading NVIDIA",
+        b"GPU at PCI:",
+        b"GPU Board Serial Number",
+    ];
+    static NVRM: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new(b"NVRM: "));
+    if let Some(at) = NVRM.find(raw) {
+        let rest = &raw[at + 6..];
+        if BANNERS.iter().any(|b| rest.starts_with(b)) {
+            return true;
+        }
+    }
+    BENIGN_BYTES.is_match(raw)
+}
 
 fn looks_like_error(text: &str) -> bool {
     !BENIGN_TEXT.is_match(text)

@@ -241,3 +241,48 @@ fn a_family_sharing_a_literal_finds_exactly_its_matching_members() {
             .collect();
     assert_eq!(found, expected);
 }
+
+/// A large input goes another way: the prefilter adapted to its start, both cores, each half's
+/// lines numbered on its own and renumbered. The answer must be the one the small-input path
+/// gives, line numbers and all.
+#[test]
+fn a_large_input_on_both_cores_gives_the_same_answer() {
+    let matcher = Matcher::new(&library(), &[], &Default::default());
+    // Over 8 MiB, so that the scanner treats it as large from its size alone; lines of quiet
+    // text between copies of the log, so that the halves split at different places.
+    let mut input = Vec::new();
+    let mut n = 0;
+    while input.len() < 9 << 20 {
+        input.extend_from_slice(LOG.as_bytes());
+        for i in 0..(n % 7) * 40 {
+            input.extend_from_slice(format!("usb 1-{i}: new device number {n}\n").as_bytes());
+        }
+        n += 1;
+    }
+    let full = |large: bool| {
+        let mut scanner = matcher.scanner();
+        if large {
+            scanner.size_hint(input.len() as u64);
+        }
+        // Pieces of an odd size, as a pipe delivers them.
+        for piece in input.chunks(777_777) {
+            scanner.feed(piece);
+        }
+        let out = scanner.finish();
+        let hits: Vec<(u64, Vec<u64>)> = out
+            .sigs
+            .iter()
+            .map(|s| (s.count, s.hits.iter().map(|h| h.line).collect()))
+            .collect();
+        let unexplained: Vec<(u64, u64)> =
+            out.unexplained.iter().map(|u| (u.line, u.count)).collect();
+        (hits, unexplained, out.unexplained_total, out.lines)
+    };
+    let large = full(true);
+    assert_eq!(large, full(false));
+    assert!(large.0.iter().any(|(count, _)| *count > 100), "{large:?}");
+    assert_eq!(
+        large.3,
+        input.iter().filter(|&&b| b == b'\n').count() as u64
+    );
+}
