@@ -6,7 +6,7 @@
 //! `$LORE_SYNTH`) and is kept in `target/bench-data/`. ripgrep and GNU time are used when present.
 
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -153,31 +153,18 @@ fn shipped_patterns(library: &Library) -> Vec<String> {
         .collect()
 }
 
-/// Reads the file in 1 MiB pieces on a thread of its own, at most two pieces ahead, as `lore
-/// match` does; returns the time and hit lines.
+/// Reads the file as `lore match` does (1 MiB pieces, read ahead on a thread of its own); returns
+/// the time and hit lines.
 fn scan_file(matcher: &Matcher, path: &Path) -> (Duration, u64) {
     let started = Instant::now();
-    let mut file = fs::File::open(path).expect("log");
+    let file = fs::File::open(path).expect("log");
     let mut scanner = matcher.scanner();
     scanner.size_hint(file.metadata().expect("size").len());
-    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(2);
-    let reader = std::thread::spawn(move || {
-        loop {
-            let mut buf = vec![0u8; 1 << 20];
-            let n = file.read(&mut buf).expect("read");
-            if n == 0 {
-                return;
-            }
-            buf.truncate(n);
-            if tx.send(buf).is_err() {
-                return;
-            }
-        }
-    });
-    for piece in rx {
-        scanner.feed(&piece);
-    }
-    reader.join().expect("reader");
+    lore::pieces::each_piece(file, |piece| {
+        scanner.feed(piece);
+        Ok::<(), std::io::Error>(())
+    })
+    .expect("read");
     let out = scanner.finish();
     let elapsed = started.elapsed();
     (elapsed, out.sigs.iter().map(|s| s.count).sum())

@@ -13,6 +13,7 @@ pub mod hash;
 pub mod learn;
 pub mod library;
 mod par;
+pub mod pieces;
 pub mod postmortem;
 pub mod search;
 pub mod signature;

@@ -30,33 +30,28 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let matcher = library.matcher();
     let mut scanner = matcher.scanner();
     // Reading runs on a thread of its own, so the kernel's copying overlaps the scan.
-    let (pieces, name) = match args.file.as_deref() {
-        None => (
-            read_ahead(Box::new(io::stdin())),
-            "standard input".to_string(),
-        ),
-        Some(p) if p == Path::new("-") => (
-            read_ahead(Box::new(io::stdin())),
-            "standard input".to_string(),
-        ),
+    let (reader, name): (Box<dyn Read + Send>, String) = match args.file.as_deref() {
+        None => (Box::new(io::stdin()), "standard input".to_string()),
+        Some(p) if p == Path::new("-") => (Box::new(io::stdin()), "standard input".to_string()),
         Some(path) => {
             let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
             if let Ok(meta) = file.metadata() {
                 scanner.size_hint(meta.len());
             }
-            (read_ahead(Box::new(file)), path.display().to_string())
+            (Box::new(file), path.display().to_string())
         }
     };
     // The start of the input, for its environment (versions are printed at the top of what
     // carries them).
     let mut head: Vec<u8> = Vec::new();
-    for piece in pieces {
-        let piece = piece.with_context(|| format!("reading {name}"))?;
+    crate::pieces::each_piece(reader, |piece| {
         if head.len() < ENV_HEAD {
             head.extend_from_slice(&piece[..piece.len().min(ENV_HEAD - head.len())]);
         }
-        scanner.feed(&piece);
-    }
+        scanner.feed(piece);
+        Ok::<(), io::Error>(())
+    })
+    .with_context(|| format!("reading {name}"))?;
     // The environment is read on the other core while the scan finishes.
     let (report, environment) = std::thread::scope(|scope| {
         let environment = scope.spawn(|| {
@@ -100,32 +95,6 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Pieces of `reader`, read on another thread (at most two MiB ahead of the scan).
-fn read_ahead(mut reader: Box<dyn Read + Send>) -> std::sync::mpsc::Receiver<io::Result<Vec<u8>>> {
-    // Two pieces ahead keep the scan fed; more would only hold memory.
-    let (tx, rx) = std::sync::mpsc::sync_channel(2);
-    std::thread::spawn(move || {
-        loop {
-            let mut buf = vec![0u8; 1 << 20];
-            match reader.read(&mut buf) {
-                Ok(0) => return,
-                Ok(n) => {
-                    buf.truncate(n);
-                    if tx.send(Ok(buf)).is_err() {
-                        return;
-                    }
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    let _ = tx.send(Err(e));
-                    return;
-                }
-            }
-        }
-    });
-    rx
 }
 
 /// A bundle's failed and warning checks, before the causes.

@@ -91,13 +91,15 @@ impl Table {
 
 /// The lead test's bitmap has 2^LEAD_BITS bits (256 KiB, within a core's L2 cache).
 const LEAD_BITS: u32 = 21;
+/// The lead bitmap's length in words: a fixed size, so that a lookup needs no bounds check.
+const LEAD_WORDS: usize = 1 << (LEAD_BITS - 6);
 
 /// The lead test's bit for a (folded) window: its second and third bytes whole and the low five
 /// bits of its fourth (which tell letters apart). Two bytes alone let through over a third of
 /// the positions of a log, which spent a third of the scan in the tables.
 #[inline(always)]
 fn lead_index(x: u64) -> usize {
-    (((x >> 8) & 0xFFFF) | (((x >> 24) & 0x1F) << 16)) as usize
+    ((x >> 8) & ((1 << LEAD_BITS) - 1)) as usize
 }
 
 /// Buckets of the owner index: a few thousand fingerprints leave about one in each.
@@ -124,7 +126,7 @@ pub struct Prefilter {
     /// The second and third (folded) bytes and the low bits of the fourth of every fingerprint
     /// (see [`lead_index`]; a wildcard fourth byte sets all its variants): most positions of a
     /// log are ruled out by one bit test here, without hashing.
-    lead: Box<[u64]>,
+    lead: Box<[u64; LEAD_WORDS]>,
     short: Table,
     long: Table,
     literals: Vec<Vec<u8>>,
@@ -284,7 +286,10 @@ impl Prefilter {
         }
         short.seal();
         long.seal();
-        let mut lead = vec![0u64; 1 << (LEAD_BITS - 6)].into_boxed_slice();
+        let mut lead: Box<[u64; LEAD_WORDS]> = vec![0u64; LEAD_WORDS]
+            .into_boxed_slice()
+            .try_into()
+            .expect("LEAD_WORDS words");
         for &(x, _, _) in short.owners.iter().chain(&long.owners) {
             let b = lead_index(x);
             lead[b >> 6] |= 1 << (b & 63);

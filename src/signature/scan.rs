@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 use memchr::{memchr, memchr_iter, memrchr};
 
 use super::compile::{Engine, Prefilter, SET_MIN, Target};
-use super::normalize::{clean, display, match_text, tidy};
+use super::normalize::{clean, display, match_text, needs_tidy, tidy, tidy_anyway};
 
 /// Bytes scanned per pass.
 const CHUNK: usize = 4 << 20;
@@ -23,10 +23,13 @@ const MAX_LINE: usize = 8 << 20;
 const LARGE_INPUT: u64 = 8 << 20;
 /// Regions at least this large are searched on two threads.
 const PARALLEL_MIN: usize = 1 << 20;
+/// Pieces a region searched on two threads is cut into.
+const PIECES: usize = 8;
 /// Hits kept per signature (all are counted).
 const MAX_HITS_PER_SIG: usize = 100;
-/// How much of a large input's start the prefilter is adapted to.
-const SAMPLE: usize = 2 << 20;
+/// How much of a large input's start the prefilter is adapted to (half a MiB chose the same
+/// windows as 4 MiB on a generated log).
+const SAMPLE: usize = 1 << 20;
 /// Distinct unexplained lines kept (all are counted).
 const MAX_UNEXPLAINED: usize = 50;
 
@@ -234,14 +237,22 @@ impl<'e> Scanner<'e> {
                 None => return,
             }
         };
-        // Only complete lines are tidied, so no text is ever tidied twice.
-        let end = tidy(&mut self.buf, region_start, end);
+        let large = self.large || self.out.bytes > LARGE_INPUT;
+        let parallel = large && end - region_start >= PARALLEL_MIN;
+        // Only complete lines are tidied, so no text is ever tidied twice. Whether there is
+        // anything to tidy is asked on both cores when the region is searched on both.
+        let end = if !parallel {
+            tidy(&mut self.buf, region_start, end)
+        } else if either_half(&self.buf[region_start..end], needs_tidy) {
+            tidy_anyway(&mut self.buf, region_start, end)
+        } else {
+            end
+        };
         // Line numbers: newlines before the region (a few lines of context), then the region's
         // own, counted by the pass that looks for candidates.
         let lines_before = memchr_iter(b'\n', &self.buf[..region_start]).count() as u64;
         let first_region_line = self.base_line + lines_before;
 
-        let large = self.large || self.out.bytes > LARGE_INPUT;
         if large && !self.tuned_yet {
             self.tuned_yet = true;
             let sample = &self.buf[region_start..end.min(region_start + SAMPLE)];
@@ -256,7 +267,7 @@ impl<'e> Scanner<'e> {
         // What the region's lines hold is worked out before any state changes (on both cores
         // for a large region); windows still waiting for lines go first after that, so hits are
         // applied in line order.
-        let (examined, region_newlines) = if large && end - region_start >= PARALLEL_MIN {
+        let (examined, region_newlines) = if parallel && end - region_start >= PARALLEL_MIN {
             examine_in_parallel(&search, &self.buf, region_start, end, first_region_line)
         } else {
             examine_range(&search, &self.buf, region_start, end, first_region_line)
@@ -506,6 +517,17 @@ impl<'e> Scanner<'e> {
     }
 }
 
+/// Whether `test` holds for either half of `region`, asked on all cores.
+fn either_half(region: &[u8], test: impl Fn(&[u8]) -> bool + Sync) -> bool {
+    let middle = region.len() / 2;
+    // A sequence that the cut splits is looked for across it.
+    let seam = middle.saturating_sub(8)..(middle + 8).min(region.len());
+    let parts = [0..middle, middle..region.len(), seam];
+    crate::par::map(&parts, |range| test(&region[range.clone()]))
+        .into_iter()
+        .any(|found| found)
+}
+
 /// How a scan looks for candidate lines: the engine, which literal search, and which signatures.
 struct Search<'a> {
     engine: &'a Engine,
@@ -535,9 +557,11 @@ fn examine_range(
     (examined, newlines)
 }
 
-/// [`examine_range`] on two threads, each taking half of the range (split at a line end). The
-/// second half is numbered from 0 and renumbered once the first half's newlines are known, so no
-/// byte is counted twice.
+/// [`examine_range`] on all cores. The range is cut (at line ends) into [`PIECES`] pieces that
+/// the threads take in turn ([`crate::par::map`]), so that a thread slowed down (by a busy piece,
+/// or by the reader thread taking its core for a moment) leaves more pieces to the others instead
+/// of keeping them waiting. Each piece is numbered from 0 and renumbered once the newlines before
+/// it are known, so no byte is counted twice.
 fn examine_in_parallel(
     search: &Search,
     buf: &[u8],
@@ -545,23 +569,31 @@ fn examine_in_parallel(
     end: usize,
     first_line: u64,
 ) -> (Vec<Examined>, u64) {
-    let middle = start + (end - start) / 2;
-    let split = memchr(b'\n', &buf[middle..end]).map_or(end, |p| middle + p + 1);
-    let ((mut first, first_newlines), (second, second_newlines)) = std::thread::scope(|scope| {
-        let later = scope.spawn(|| examine_range(search, buf, split, end, 0));
-        let first = examine_range(search, buf, start, split, first_line);
-        (first, later.join().expect("scan thread does not panic"))
+    let mut pieces = Vec::with_capacity(PIECES);
+    let mut from = start;
+    for k in 1..=PIECES {
+        let at = (start + (end - start) * k / PIECES).max(from);
+        let to = memchr(b'\n', &buf[at..end]).map_or(end, |p| at + p + 1);
+        pieces.push((from, to));
+        from = to;
+    }
+    let done = crate::par::map(&pieces, |&(from, to)| {
+        examine_range(search, buf, from, to, 0)
     });
-    let offset = first_line + first_newlines;
-    first.extend(second.into_iter().map(|mut e| {
-        e.line += offset;
-        for hit in &mut e.hits {
-            hit.line += offset;
-            hit.last_line += offset;
-        }
-        e
-    }));
-    (first, first_newlines + second_newlines)
+    let mut all = Vec::new();
+    let mut offset = first_line;
+    for (examined, newlines) in done {
+        all.extend(examined.into_iter().map(|mut e| {
+            e.line += offset;
+            for hit in &mut e.hits {
+                hit.line += offset;
+                hit.last_line += offset;
+            }
+            e
+        }));
+        offset += newlines;
+    }
+    (all, offset - first_line)
 }
 
 /// Lines of `buf[start..end]` that contain a literal, with the signatures to try on each.
