@@ -26,33 +26,27 @@ pub struct Args {
 
 pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
+    // The regexes every scan uses are compiled on the other core while the library loads.
+    std::thread::spawn(crate::signature::warm_up);
     let library = super::load_library(root)?;
-    let matcher = library.matcher();
-    let mut scanner = matcher.scanner();
-    // Reading runs on a thread of its own, so the kernel's copying overlaps the scan.
-    let (reader, name): (Box<dyn Read + Send>, String) = match args.file.as_deref() {
-        None => (Box::new(io::stdin()), "standard input".to_string()),
-        Some(p) if p == Path::new("-") => (Box::new(io::stdin()), "standard input".to_string()),
-        Some(path) => {
-            let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
-            if let Ok(meta) = file.metadata() {
-                scanner.size_hint(meta.len());
+    let (mut reader, name, size): (Box<dyn Read + Send>, String, Option<u64>) =
+        match args.file.as_deref() {
+            None => (Box::new(io::stdin()), "standard input".to_string(), None),
+            Some(p) if p == Path::new("-") => {
+                (Box::new(io::stdin()), "standard input".to_string(), None)
             }
-            (Box::new(file), path.display().to_string())
-        }
-    };
+            Some(path) => {
+                let file =
+                    File::open(path).with_context(|| format!("opening {}", path.display()))?;
+                let size = file.metadata().ok().map(|m| m.len());
+                (Box::new(file), path.display().to_string(), size)
+            }
+        };
     // The start of the input, for its environment (versions are printed at the top of what
-    // carries them).
+    // carries them), is read first: the environment is then worked out on the other core while
+    // the matcher is built and the scan runs.
     let mut head: Vec<u8> = Vec::new();
-    crate::pieces::each_piece(reader, |piece| {
-        if head.len() < ENV_HEAD {
-            head.extend_from_slice(&piece[..piece.len().min(ENV_HEAD - head.len())]);
-        }
-        scanner.feed(piece);
-        Ok::<(), io::Error>(())
-    })
-    .with_context(|| format!("reading {name}"))?;
-    // The environment is read on the other core while the scan finishes.
+    let whole = read_head(&mut reader, &mut head).with_context(|| format!("reading {name}"))?;
     let (report, environment) = std::thread::scope(|scope| {
         let environment = scope.spawn(|| {
             crate::env::of_paste(
@@ -62,9 +56,23 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
                 chrono::Local::now().date_naive(),
             )
         });
+        let matcher = library.matcher();
+        let mut scanner = matcher.scanner();
+        if let Some(size) = size {
+            scanner.size_hint(size);
+        }
+        scanner.feed(&head);
+        if !whole {
+            // The rest is read on a thread of its own, so the kernel's copying overlaps the scan.
+            crate::pieces::each_piece(reader, |piece| {
+                scanner.feed(piece);
+                Ok::<(), io::Error>(())
+            })
+            .with_context(|| format!("reading {name}"))?;
+        }
         let report = matcher.report(scanner.finish(), args.top, started);
-        (report, environment.join().unwrap_or(None))
-    });
+        anyhow::Ok((report, environment.join().unwrap_or(None)))
+    })?;
     // A `lore doctor` bundle also gets the doctor's checks.
     let doctor = crate::doctor::bundle_checks(&head);
     output::print(|out| {
@@ -124,6 +132,13 @@ fn print_checks(
         writeln!(out, "   {level} {}: {}", c.id, c.message)?;
     }
     writeln!(out)
+}
+
+/// Reads the first [`ENV_HEAD`] bytes of `reader` into `head`; whether that was all of it.
+fn read_head(reader: &mut dyn Read, head: &mut Vec<u8>) -> io::Result<bool> {
+    let mut limited = reader.take(ENV_HEAD as u64);
+    limited.read_to_end(head)?;
+    Ok(head.len() < ENV_HEAD)
 }
 
 /// How much of the input is read for its environment.

@@ -104,6 +104,11 @@ impl Sig {
             .get_or_init(|| build_regex(&self.pattern).ok())
             .as_ref()
     }
+
+    /// Whether [`Sig::regex`] has been called already.
+    pub fn compiled(&self) -> bool {
+        self.regex.get().is_some()
+    }
 }
 
 pub fn build_regex(pattern: &str) -> Result<Regex, regex::Error> {

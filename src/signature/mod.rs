@@ -173,6 +173,14 @@ impl Matcher {
     }
 }
 
+/// Compiles the regexes every scan needs (the line-prefix stripper, the harmless-line test) ahead
+/// of the first line that needs them: a one-off command calls it on another core while the
+/// library loads, which takes a few milliseconds off a paste's answer.
+pub fn warm_up() {
+    normalize::warm_up();
+    scan::warm_up();
+}
+
 /// Fills `{name}` from the captures; a capture that did not take part renders as nothing.
 pub fn render_explain(template: &str, captures: &BTreeMap<String, String>) -> String {
     let mut out = String::with_capacity(template.len());

@@ -228,6 +228,11 @@ fn skip_escape(raw: &[u8], start: usize) -> usize {
     }
 }
 
+/// Compiles [`PREFIX`] now (see `signature::warm_up`).
+pub(super) fn warm_up() {
+    LazyLock::force(&PREFIX);
+}
+
 /// ASCII-only (`(?-u)`): log prefixes are ASCII, and Unicode classes made this regex take 10 ms to
 /// compile, most of a paste's answer time.
 static PREFIX: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {

@@ -200,19 +200,25 @@ static COMMON_PAIR_BITS: std::sync::LazyLock<Box<[u64]>> = std::sync::LazyLock::
 /// rarest bytes (`literal` has at least `width + STRIDE - 1` bytes).
 fn rarest_windows(literal: &[u8], width: usize) -> usize {
     let span = width + STRIDE - 1;
-    (0..=literal.len() - span)
-        .min_by_key(|&k| {
-            let all: u32 = literal[k..k + span].iter().map(|&b| commonness(b)).sum();
-            // The windows' second and third bytes decide how often the lead test lets a
-            // position through: rare ones there count double.
-            let lead = commonness(literal[k + 1])
-                + 2 * commonness(literal[k + 2])
-                + commonness(literal[k + 3]);
-            let common = u32::from(common_pair(literal[k + 1], literal[k + 2]))
-                + u32::from(common_pair(literal[k + 2], literal[k + 3]));
-            all + 4 * lead + 400 * common
-        })
-        .unwrap_or(0)
+    let rarity: Vec<u32> = literal.iter().map(|&b| commonness(b)).collect();
+    // The sum over the span, slid along the literal (start-up runs this for every literal).
+    let mut all: u32 = rarity[..span].iter().sum();
+    let mut best = (u32::MAX, 0);
+    for k in 0..=literal.len() - span {
+        if k > 0 {
+            all = all - rarity[k - 1] + rarity[k + span - 1];
+        }
+        // The windows' second and third bytes decide how often the lead test lets a position
+        // through: rare ones there count double.
+        let lead = rarity[k + 1] + 2 * rarity[k + 2] + rarity[k + 3];
+        let common = u32::from(common_pair(literal[k + 1], literal[k + 2]))
+            + u32::from(common_pair(literal[k + 2], literal[k + 3]));
+        let score = all + 4 * lead + 400 * common;
+        if score < best.0 {
+            best = (score, k);
+        }
+    }
+    best.1
 }
 
 impl Prefilter {
