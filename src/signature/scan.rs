@@ -268,7 +268,8 @@ impl<'e> Scanner<'e> {
         // for a large region); windows still waiting for lines go first after that, so hits are
         // applied in line order.
         let (examined, region_newlines) = if parallel && end - region_start >= PARALLEL_MIN {
-            examine_in_parallel(&search, &self.buf, region_start, end, first_region_line)
+            let pieces = pieces_of(&self.buf, region_start, end);
+            examine_pieces(&search, &self.buf, &pieces, first_region_line)
         } else {
             examine_range(&search, &self.buf, region_start, end, first_region_line)
         };
@@ -578,18 +579,8 @@ fn compile_ahead(engine: &Engine, candidates: &[Candidate]) {
     }
 }
 
-/// [`examine_range`] on all cores. The range is cut (at line ends) into [`PIECES`] pieces that
-/// the threads take in turn ([`crate::par::map`]), so that a thread slowed down (by a busy piece,
-/// or by the reader thread taking its core for a moment) leaves more pieces to the others instead
-/// of keeping them waiting. Each piece is numbered from 0 and renumbered once the newlines before
-/// it are known, so no byte is counted twice.
-fn examine_in_parallel(
-    search: &Search,
-    buf: &[u8],
-    start: usize,
-    end: usize,
-    first_line: u64,
-) -> (Vec<Examined>, u64) {
+/// `buf[start..end]` cut into [`PIECES`] pieces at line ends.
+fn pieces_of(buf: &[u8], start: usize, end: usize) -> Vec<(usize, usize)> {
     let mut pieces = Vec::with_capacity(PIECES);
     let mut from = start;
     for k in 1..=PIECES {
@@ -598,7 +589,21 @@ fn examine_in_parallel(
         pieces.push((from, to));
         from = to;
     }
-    let done = crate::par::map(&pieces, |&(from, to)| {
+    pieces
+}
+
+/// [`examine_range`] over consecutive `pieces` of `buf` on all cores, the threads taking the
+/// pieces in turn ([`crate::par::map`]), so that a thread slowed down (by a busy piece, or by the
+/// reader thread taking its core for a moment) leaves more pieces to the others instead of
+/// keeping them waiting. Each piece is numbered from 0 and renumbered once the newlines before it
+/// are known, so no byte is counted twice.
+fn examine_pieces(
+    search: &Search,
+    buf: &[u8],
+    pieces: &[(usize, usize)],
+    first_line: u64,
+) -> (Vec<Examined>, u64) {
+    let done = crate::par::map(pieces, |&(from, to)| {
         examine_range(search, buf, from, to, 0)
     });
     let mut all = Vec::new();
