@@ -617,18 +617,26 @@ pub enum Document {
     Compat(Compat),
 }
 
-/// `.lore/documents.cache`: what each file parsed to, for this build of lore only.
-#[derive(serde::Deserialize)]
+/// `.lore/documents.cache`: what each file parsed to, for this build of lore only. JSON lines: the
+/// first names the build, each other one is a file ([`CachedFile`]), so that the lines can be
+/// parsed on all cores (one JSON document took half of a paste's library load).
+#[derive(serde::Serialize, serde::Deserialize)]
 struct DocumentCache {
     build: String,
-    files: HashMap<String, Parsed>,
 }
 
-/// [`DocumentCache`] as written: the same JSON, borrowing the library's documents.
+/// One file of the document cache.
+#[derive(serde::Deserialize)]
+struct CachedFile {
+    rel: String,
+    parsed: Parsed,
+}
+
+/// [`CachedFile`] as written, borrowing the library's documents.
 #[derive(serde::Serialize)]
-struct DocumentCacheRef<'a> {
-    build: String,
-    files: HashMap<&'a str, ParsedRef<'a>>,
+struct CachedFileRef<'a> {
+    rel: &'a str,
+    parsed: ParsedRef<'a>,
 }
 
 #[derive(serde::Serialize)]
@@ -690,8 +698,20 @@ impl DocumentCache {
     }
 
     fn parse(bytes: &[u8]) -> Option<HashMap<String, Parsed>> {
-        let cache: DocumentCache = serde_json::from_slice(bytes).ok()?;
-        (cache.build == DocumentCache::build()).then_some(cache.files)
+        let mut lines = bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty());
+        let cache: DocumentCache = serde_json::from_slice(lines.next()?).ok()?;
+        if cache.build != DocumentCache::build() {
+            return None;
+        }
+        let lines: Vec<&[u8]> = lines.collect();
+        let files = crate::par::map(&lines, |line| {
+            serde_json::from_slice::<CachedFile>(line).ok()
+        });
+        // One unreadable line makes the whole cache unusable: every file is then read again.
+        files
+            .into_iter()
+            .map(|f| f.map(|f| (f.rel, f.parsed)))
+            .collect()
     }
 
     /// Documents with front-matter keys lore does not know are left out (see
@@ -701,31 +721,33 @@ impl DocumentCache {
             .documents()
             .filter(|(_, d)| !d.has_unknown_keys())
             .collect();
-        let files = library
-            .files
-            .iter()
-            .filter_map(|(rel, kept)| {
-                let document = documents.get(Path::new(rel.as_str())).copied();
-                // A document left out (duplicate id, unknown keys) is parsed again next time.
-                if kept.had_document && document.is_none() {
-                    return None;
-                }
-                Some((
-                    rel.as_str(),
-                    ParsedRef {
-                        identity: kept.identity,
-                        etag: &kept.etag,
-                        document,
-                        diagnostics: &kept.diagnostics,
-                    },
-                ))
-            })
-            .collect();
-        serde_json::to_vec(&DocumentCacheRef {
+        let mut out = serde_json::to_vec(&DocumentCache {
             build: DocumentCache::build(),
-            files,
         })
-        .unwrap_or_default()
+        .unwrap_or_default();
+        for (rel, kept) in &library.files {
+            let document = documents.get(Path::new(rel.as_str())).copied();
+            // A document left out (duplicate id, unknown keys) is parsed again next time.
+            if kept.had_document && document.is_none() {
+                continue;
+            }
+            let file = CachedFileRef {
+                rel,
+                parsed: ParsedRef {
+                    identity: kept.identity,
+                    etag: &kept.etag,
+                    document,
+                    diagnostics: &kept.diagnostics,
+                },
+            };
+            // Compact JSON has no raw newline (strings escape theirs): one file per line.
+            out.push(b'\n');
+            if serde_json::to_writer(&mut out, &file).is_err() {
+                return Vec::new();
+            }
+        }
+        out.push(b'\n');
+        out
     }
 }
 
@@ -906,5 +928,15 @@ mod tests {
         let again = Library::load(root.path()).expect("load");
         assert_eq!(again.files_read(), first.files_read());
         same(&edited, &again);
+
+        // One spoilt file line (the build line intact) also means reading everything again.
+        let written = fs::read(&cache).expect("cache written again");
+        let mut lines: Vec<&[u8]> = written.split(|&b| b == b'\n').collect();
+        assert!(lines.len() > 3, "one line per file");
+        lines[2] = b"{\"rel\": 7}";
+        fs::write(&cache, lines.join(&b'\n')).expect("spoil one line");
+        let once_more = Library::load(root.path()).expect("load");
+        assert_eq!(once_more.files_read(), first.files_read());
+        same(&edited, &once_more);
     }
 }
