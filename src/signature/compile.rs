@@ -149,7 +149,8 @@ pub struct Engine {
     /// The largest `lines` window of any signature.
     pub max_window: usize,
     pub problems: Vec<CompileProblem>,
-    /// The pattern analyses of this engine, for the next start-up.
+    /// The pattern analyses of this engine, for the next start-up, if the cache given was not
+    /// already exactly that (see [`Engine::with_cache`]).
     pub cache: PatternCache,
 }
 
@@ -160,8 +161,9 @@ impl Engine {
         Engine::with_cache(runbooks, &PatternCache::default())
     }
 
-    /// Like [`Engine::new`], taking pattern analyses from `cache` where it has them. The analyses
-    /// it had to make are in [`Engine::cache`] (with `is_dirty()`), ready to be stored.
+    /// Like [`Engine::new`], taking pattern analyses from `cache` where it has them. If it had to
+    /// make any (or the cache holds patterns no longer in use), [`Engine::cache`] is the cache to
+    /// store, with `is_dirty()`; otherwise it is empty and clean.
     pub fn with_cache(runbooks: &[Runbook], cache: &PatternCache) -> Engine {
         let mut sigs = Vec::new();
         let mut problems = Vec::new();
@@ -183,17 +185,30 @@ impl Engine {
                     .map(move |(s, spec)| (r, s, spec))
             })
             .collect();
+        // Each analysis, and whether it had to be made (it was not in the cache).
         let analyzed = crate::par::map(&specs, |(_, _, spec)| match cache.get(&spec.pattern) {
-            Some(known) if known.required.is_some() || spec.lines == 1 => Ok(known.clone()),
-            _ => analyze_pattern(spec),
+            Some(known) if known.required.is_some() || spec.lines == 1 => {
+                (Ok(known.clone()), false)
+            }
+            _ => (analyze_pattern(spec), true),
         });
-        let mut updated = cache.clone();
-        let in_use: std::collections::HashSet<&str> = specs
-            .iter()
-            .map(|(_, _, spec)| spec.pattern.as_str())
-            .collect();
-        updated.retain(|pattern| in_use.contains(pattern));
-        for ((r, s, spec), result) in specs.into_iter().zip(analyzed) {
+        // The cache to store for next time: none (an empty, clean one) when every pattern was in
+        // it and it holds nothing else, which is every start-up after the first. Copying it
+        // anyway (thousands of small allocations) and checking each pattern against it took a
+        // quarter of a paste's matcher build.
+        let unchanged = analyzed.iter().all(|(_, made)| !made) && cache.len() == specs.len();
+        let mut updated = if unchanged {
+            PatternCache::default()
+        } else {
+            let mut updated = cache.clone();
+            let in_use: std::collections::HashSet<&str> = specs
+                .iter()
+                .map(|(_, _, spec)| spec.pattern.as_str())
+                .collect();
+            updated.retain(|pattern| in_use.contains(pattern));
+            updated
+        };
+        for ((r, s, spec), (result, _)) in specs.into_iter().zip(analyzed) {
             let analysis = match result {
                 Ok(analysis) => analysis,
                 Err((message, hint)) => {
@@ -206,7 +221,7 @@ impl Engine {
                     continue;
                 }
             };
-            if updated.get(&spec.pattern).is_none() {
+            if !unchanged && updated.get(&spec.pattern).is_none() {
                 updated.insert(spec.pattern.clone(), analysis.clone());
             }
             let Literals {
