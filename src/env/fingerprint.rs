@@ -634,6 +634,14 @@ const FORM_HEADINGS: &[(&str, &str)] = &[
     ("Kernel Release", "kernel"),
 ];
 /// A line that is only a version (`590.48.01-2`, `6.12.65-1-lts`).
+/// Builds the rule table and the anchor automaton now, ahead of the first paste that needs them
+/// (`lore match` calls it on another core while the library loads).
+pub fn warm_up() {
+    LazyLock::force(&RULES);
+    LazyLock::force(&ANCHORS);
+    LazyLock::force(&LONE_VERSION);
+}
+
 static LONE_VERSION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(?P<v>\d+\.\d+(?:\.\d+)*)(?:-[\w.+-]+)?$").expect("valid"));
 
