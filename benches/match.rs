@@ -1,6 +1,7 @@
 //! Matching benchmark: throughput over a generated 100 MB log with the shipped signatures plus
 //! 1,000 and 2,000 generated ones, next to ripgrep on the same patterns and file; the end-to-end
-//! time of a 64 KiB paste through the real binary (start-up included); peak RSS over the file and over 2 GB on standard input.
+//! time of a 64 KiB paste through the real binary (start-up included); peak RSS over the file and
+//! over 2 GB on standard input.
 //!
 //! Run: `cargo bench --bench match`. Data comes from `benches/synth_logs.py` (or
 //! `$LORE_SYNTH`) and is kept in `target/bench-data/`. ripgrep and GNU time are used when present.
@@ -233,26 +234,22 @@ fn paste(root: &Path, log: &Path) {
 
 /// Peak resident memory of `lore match` over the whole file (GNU time's %M).
 fn peak_rss(root: &Path, log: &Path) {
-    let file = rss_of(
-        Command::new("/usr/bin/time")
+    // `lore match` under GNU time, which prints the peak RSS last on standard error.
+    let timed = || {
+        let mut command = Command::new("/usr/bin/time");
+        command
             .args(["-f", "%M"])
             .arg(env!("CARGO_BIN_EXE_lore"))
             .args(["match", "--json", "--root"])
-            .arg(root)
-            .arg(log),
-        None,
-    );
-    report_rss("the 100 MB file", file);
+            .arg(root);
+        command
+    };
+    report_rss("the 100 MB file", rss_of(timed().arg(log), None));
     // The goal's case: 2 GB on standard input (the log twenty times), no size known up front.
-    let stdin = rss_of(
-        Command::new("/usr/bin/time")
-            .args(["-f", "%M"])
-            .arg(env!("CARGO_BIN_EXE_lore"))
-            .args(["match", "--json", "--root"])
-            .arg(root),
-        Some((log, 20)),
+    report_rss(
+        "2 GB on standard input",
+        rss_of(&mut timed(), Some((log, 20))),
     );
-    report_rss("2 GB on standard input", stdin);
 }
 
 /// Peak resident memory (KiB, GNU time's %M) of `command`, fed `times` copies of a file.

@@ -688,13 +688,17 @@ impl<'a> DocumentRef<'a> {
 
 impl DocumentCache {
     /// This binary: its version, and the size and modification time of its executable, so a
-    /// rebuild with another parser never reads what an older one wrote.
-    fn build() -> String {
-        let exe = std::env::current_exe()
-            .and_then(fs::metadata)
-            .map(|m| format!("{}", Identity::of(&m).modified) + &format!("-{}", m.len()))
-            .unwrap_or_default();
-        format!("{}-{exe}", env!("CARGO_PKG_VERSION"))
+    /// rebuild with another parser never reads what an older one wrote. Worked out once per
+    /// process (the load and the similar cache's key both ask).
+    fn build() -> &'static str {
+        static BUILD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+        BUILD.get_or_init(|| {
+            let exe = std::env::current_exe()
+                .and_then(fs::metadata)
+                .map(|m| format!("{}", Identity::of(&m).modified) + &format!("-{}", m.len()))
+                .unwrap_or_default();
+            format!("{}-{exe}", env!("CARGO_PKG_VERSION"))
+        })
     }
 
     fn parse(bytes: &[u8]) -> Option<HashMap<String, Parsed>> {
@@ -722,7 +726,7 @@ impl DocumentCache {
             .filter(|(_, d)| !d.has_unknown_keys())
             .collect();
         let mut out = serde_json::to_vec(&DocumentCache {
-            build: DocumentCache::build(),
+            build: DocumentCache::build().to_string(),
         })
         .unwrap_or_default();
         for (rel, kept) in &library.files {

@@ -77,14 +77,14 @@ pub fn tidy(buf: &mut Vec<u8>, from: usize, to: usize) -> usize {
 
 /// Whether [`tidy`] would change anything in `region` (a large input asks this of its pieces on
 /// both cores, as three searches over every byte cost a tenth of a scan).
-pub fn needs_tidy(region: &[u8]) -> bool {
+pub(crate) fn needs_tidy(region: &[u8]) -> bool {
     memchr::memchr3(0, 0x1b, b'&', region).is_some()
         || memchr::memmem::find(region, b"\xc2\xa0").is_some()
         || memchr::memmem::find(region, br#"{"log":""#).is_some()
 }
 
 /// [`tidy`] without asking [`needs_tidy`] first.
-pub fn tidy_anyway(buf: &mut Vec<u8>, from: usize, to: usize) -> usize {
+pub(crate) fn tidy_anyway(buf: &mut Vec<u8>, from: usize, to: usize) -> usize {
     let region = &buf[from..to];
     let mut out = Vec::with_capacity(region.len());
     let mut i = 0;

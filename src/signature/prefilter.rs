@@ -238,8 +238,7 @@ impl Prefilter {
         // How often each lead occurs in the sample, at every position (both parities).
         let mut seen = vec![0u16; 1 << LEAD_BITS];
         for window in sample.windows(4) {
-            let x = u64::from(u32::from_le_bytes(window.try_into().expect("4 bytes"))) | FOLD;
-            let slot = &mut seen[lead_index(x)];
+            let slot = &mut seen[lead_index(fold(window))];
             *slot = slot.saturating_add(1);
         }
         let lead_count = |bytes: &[u8]| u32::from(seen[lead_index(fold(&bytes[..4]))]);

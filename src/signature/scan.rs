@@ -675,11 +675,11 @@ fn candidates(
         });
         let raw = &buf[line_start..line_end];
         rule_out_by_other_literals(engine, raw, &mut candidate.sigs);
-        // Lines that only carry an error word are common (every driver banner says NVRM): the
-        // harmless ones, and a `lore doctor` bundle's section markers (which name commands,
-        // never failures), are settled here, before cleaning and without a result to pass on.
-        let settled = candidate.sigs.is_empty()
-            && (!candidate.error_word || crate::doctor::bundle::is_marker(raw) || is_benign(raw));
+        // A `lore doctor` bundle's section markers name commands, never failures; lines that
+        // only carry an error word are common (every driver banner says NVRM), and the harmless
+        // ones are settled here too, before cleaning and without a result to pass on.
+        let settled = crate::doctor::bundle::is_marker(raw)
+            || (candidate.sigs.is_empty() && (!candidate.error_word || is_benign(raw)));
         if !settled {
             out.push(candidate);
         }
@@ -735,10 +735,6 @@ fn examine(engine: &Engine, buf: &[u8], candidate: &Candidate) -> Examined {
         unexplained: None,
     };
     let raw = &buf[candidate.start..candidate.end];
-    // A `lore doctor` bundle's section markers name commands, never failures.
-    if crate::doctor::bundle::is_marker(raw) {
-        return examined;
-    }
     let cleaned = clean(raw);
     let text = match_text(&cleaned);
     let mut single: Vec<u32> = Vec::with_capacity(candidate.sigs.len());
@@ -808,41 +804,47 @@ fn named_captures(regex: &regex::Regex, caps: &regex::Captures<'_>) -> Vec<(Stri
 }
 
 /// Lines with an error word that are really fine: "0 errors", the driver's load banner, the GPU
-/// identity lines the driver prints.
+/// identity lines the driver prints ([`BANNERS`]).
 /// ASCII-only: quicker to compile, and these words are ASCII.
 /// Also nvidia-smi -q's counters and flags at zero or "No" (`Uncorrectable Error : 0`, `Remapping
 /// Failure Occurred : No`) and its bare section headers (`    ECC Errors`): a healthy report's lines.
-const BENIGN: &str = r"(?-u)(?i)^\s*[a-z][\w /().-]*?\s:\s+(?:0|no|none|n/a|disabled)\s*$|^\s+[a-z][a-z ]*errors?\s*$|\b(?:0|no|zero) (?:errors?|failures?)\b|\berrors?[:=] ?0\b|NVRM: loading NVIDIA|NVRM version: NVIDIA UNIX|NVRM: GPU at PCI:|NVRM: GPU Board Serial Number|\bfail-?over\b|\bfailsafe\b|error[_ ]?(?:count|rate|handling|reporting|injection)\b";
+const BENIGN: &str = r"(?-u)(?i)^\s*[a-z][\w /().-]*?\s:\s+(?:0|no|none|n/a|disabled)\s*$|^\s+[a-z][a-z ]*errors?\s*$|\b(?:0|no|zero) (?:errors?|failures?)\b|\berrors?[:=] ?0\b|\bfail-?over\b|\bfailsafe\b|error[_ ]?(?:count|rate|handling|reporting|injection)\b";
+
+/// The driver's harmless lines, as it prints them: part of [`BENIGN`] (matched ignoring case
+/// there), and looked for as they are first, several times quicker than the regex on the logs
+/// where they are a tenth of the lines.
+const BANNERS: [&str; 4] = [
+    "NVRM: loading NVIDIA",
+    "NVRM version: NVIDIA UNIX",
+    "NVRM: GPU at PCI:",
+    "NVRM: GPU Board Serial Number",
+];
+
+/// [`BENIGN`] with the [`BANNERS`].
+fn benign_pattern() -> String {
+    BANNERS
+        .iter()
+        .fold(BENIGN.to_string(), |all, b| all + "|" + &regex::escape(b))
+}
 
 static BENIGN_TEXT: LazyLock<regex::Regex> =
-    LazyLock::new(|| regex::Regex::new(BENIGN).expect("valid"));
+    LazyLock::new(|| regex::Regex::new(&benign_pattern()).expect("valid"));
 static BENIGN_BYTES: LazyLock<regex::bytes::Regex> =
-    LazyLock::new(|| regex::bytes::Regex::new(BENIGN).expect("valid"));
+    LazyLock::new(|| regex::bytes::Regex::new(&benign_pattern()).expect("valid"));
+static BANNER_TEXT: LazyLock<aho_corasick::AhoCorasick> =
+    LazyLock::new(|| aho_corasick::AhoCorasick::new(BANNERS).expect("valid"));
 
-/// Whether a raw line is one of the harmless ones [`BENIGN`] describes. The driver's banner
-/// lines (a tenth of some logs) are recognised by their literal text first, which is several
-/// times quicker than the regex; they are among what the regex accepts, so the answer is the same.
+/// Whether a raw line is one of the harmless ones [`BENIGN`] describes: its banners as printed,
+/// then the regex (which accepts them too, so the answer is the same).
 fn is_benign(raw: &[u8]) -> bool {
-    const BANNERS: [&[u8]; 3] = [
-        b"loading NVIDIA",
-        b"GPU at PCI:",
-        b"GPU Board Serial Number",
-    ];
-    static NVRM: LazyLock<memchr::memmem::Finder<'static>> =
-        LazyLock::new(|| memchr::memmem::Finder::new(b"NVRM: "));
-    if let Some(at) = NVRM.find(raw) {
-        let rest = &raw[at + 6..];
-        if BANNERS.iter().any(|b| rest.starts_with(b)) {
-            return true;
-        }
-    }
-    BENIGN_BYTES.is_match(raw)
+    BANNER_TEXT.is_match(raw) || BENIGN_BYTES.is_match(raw)
 }
 
 /// Compiles the harmless-line regexes now (see `signature::warm_up`).
 pub(super) fn warm_up() {
     LazyLock::force(&BENIGN_BYTES);
     LazyLock::force(&BENIGN_TEXT);
+    LazyLock::force(&BANNER_TEXT);
 }
 
 fn looks_like_error(text: &str) -> bool {
