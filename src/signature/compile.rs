@@ -196,7 +196,16 @@ impl Engine {
         // it and it holds nothing else, which is every start-up after the first. Copying it
         // anyway (thousands of small allocations) and checking each pattern against it took a
         // quarter of a paste's matcher build.
-        let unchanged = analyzed.iter().all(|(_, made)| !made) && cache.len() == specs.len();
+        // Two signatures may share a pattern text (the shipped library has one such pair), so
+        // the cache can hold fewer entries than there are signatures and still be exact.
+        let unchanged = analyzed.iter().all(|(_, made)| !made)
+            && (cache.len() == specs.len() || {
+                let distinct: std::collections::HashSet<&str> = specs
+                    .iter()
+                    .map(|(_, _, spec)| spec.pattern.as_str())
+                    .collect();
+                cache.len() == distinct.len()
+            });
         let mut updated = if unchanged {
             PatternCache::default()
         } else {
