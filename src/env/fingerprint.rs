@@ -36,7 +36,7 @@ impl Fingerprint {
     }
 
     fn add(&mut self, field: &str, value: &str, line: u64, source: &'static str) {
-        let value = value.trim().trim_end_matches(['.', ',']).to_string();
+        let value = value.trim().trim_end_matches(['.', ',', ':']).to_string();
         if value.is_empty() {
             return;
         }
@@ -135,7 +135,10 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     };
     vec![
         // nvidia-smi's banner and -q.
-        rule(r"NVIDIA-SMI\s+{V}", "driver", "nvidia-smi"),
+        // The tool's own version: the driver's too, except when a container or a PATH brings
+        // another nvidia-smi (`NVIDIA-SMI 440.64.00  Driver Version: 418.67`); kept for
+        // banners cut before "Driver Version" (see `derive`).
+        rule(r"NVIDIA-SMI\s+{V}", "smi_version", "nvidia-smi"),
         rule(r"Driver Version:\s*{V}", "driver", "nvidia-smi"),
         rule(r"^\s*Driver Version\s+:\s*{V}", "driver", "nvidia-smi -q"),
         rule(r"CUDA Version:\s*{V}", "driver_cuda", "nvidia-smi"),
@@ -372,8 +375,94 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "driver",
             "environment list",
         ),
+        // A list's kernel (`- Kernel: 6.8.0-45-generic`, `TrueNAS kernel: ...`) and one named in
+        // a sentence with its full release (`kernel 7.0.9-200.fc43.x86_64`).
         rule(
-            r"^GPU\s*[:：]\s*(?:\d+\s*[x×]\s*)?(?:NVIDIA )?(?P<v>[A-Za-z][^\n(,]*?)\s*(?:\(.*)?$",
+            r"(?i)^(?:\w+\s+)?kernel(?: version| release)?\s*[:：]\s*(?P<v>\d+\.\d+(?:\.\d+)?(?:-[\w.+~-]+)?)\s*$",
+            "kernel",
+            "environment list",
+        ),
+        rule(
+            r"(?i)\bkernel\s+(?P<v>\d+\.\d+\.\d+-[\w.+~-]*[A-Za-z][\w.+~-]*)",
+            "kernel",
+            "text",
+        ),
+        // "NVIDIA driver v470.182.03" in a sentence: a driver's full version, with its branch.
+        rule(
+            r"(?i)\bnvidia driver (?:version )?v?(?P<v>\d{3}\.\d+\.\d+)\b",
+            "driver",
+            "text",
+        ),
+        rule(
+            r"(?i)^installed cuda(?: toolkit)? version\s*[:：]\s*{V}",
+            "cuda_listed",
+            "environment list",
+        ),
+        // "Driver version 435.21, CUDA 10.1": the same without a colon.
+        rule(
+            r"(?i)^(?:nvidia |gpu )?driver version(?: is)?\s+{V}",
+            "driver",
+            "environment list",
+        ),
+        // Lists in Chinese (PaddlePaddle's issue template and many others): `cuda版本：9.0.176`.
+        rule(
+            r"(?i)^(?:nvidia-smi|nvidia\s*驱动|显卡驱动|驱动)\s*版本\s*[:：]\s*{V}",
+            "driver",
+            "environment list",
+        ),
+        rule(r"(?i)^python\s*版本\s*[:：]\s*{V}", "python", "environment list"),
+        rule(r"(?i)^cudnn\s*(?:版本|version)?\s*[:：]\s*{V}", "cudnn", "environment list"),
+        // A list's bare "CUDA": nvcc's when it has its build number (9.0.176), else the CUDA the
+        // framework is used with (as people write it: `CUDA: 11.8`). "CUDA Version" is left
+        // to nvidia-smi's reading.
+        rule(r"(?i)^cuda\s*(?:版本)?\s*[:：]\s*{V}", "cuda_listed", "environment list"),
+        rule(
+            r"(?i)^paddle(?:paddle)?(?:-gpu)?\s*(?:版本|version)\s*[:：]\s*{V}",
+            "paddle",
+            "environment list",
+        ),
+        // TensorFlow's issue template, and lists that copy it.
+        rule(
+            r"(?i)^tensorflow(?:-gpu)?(?: version)?(?: \([^)]*\))?\s*(?:[:：=]\s*|\s)v?{V}",
+            "tensorflow",
+            "environment list",
+        ),
+        rule(
+            r"(?i)^OS Platform and Distribution(?: \([^)]*\))?\s*:\s*(?:Linux\s+)?(?P<v>[A-Za-z][^,;(\n]*?)\s*(?:[,;(].*)?$",
+            "os",
+            "TensorFlow issue template",
+        ),
+        rule(
+            r"(?i)^GPU model and memory(?: \([^)]*\))?\s*:\s*(?:\d+\s*[x×]\s*)?(?:NVIDIA )?(?P<v>[A-Za-z][\w -]*?)\s*(?:[,;(/].*|\s\d+\s*[GM]i?B.*)?$",
+            "gpu",
+            "TensorFlow issue template",
+        ),
+        // The template's "CUDA/cuDNN version: 11.2/8.1": what TensorFlow runs with.
+        rule(
+            r"(?i)^CUDA/cuDNN versions?\s*:\s*(?:CUDA\s*)?{V}",
+            "cuda_runtime",
+            "TensorFlow issue template",
+        ),
+        rule(
+            r"(?i)^CUDA/cuDNN versions?\s*:\s*(?:CUDA\s*)?\d+(?:\.\d+)*\s*(?:/|,|and)\s*(?:cuDNN\s*)?{V}",
+            "cudnn",
+            "TensorFlow issue template",
+        ),
+        // Ultralytics' start-up banner: `YOLOv5 🚀 v7.0 Python-3.10.12 torch-2.0.1+cu118 CUDA:0
+        // (Tesla T4, 15102MiB)`.
+        rule(
+            r"(?:YOLOv\d|Ultralytics)\b.*?\btorch[- ](?P<v>\d+\.\d+(?:\.\d+)*(?:\+\w+)?)",
+            "torch",
+            "Ultralytics banner",
+        ),
+        rule(r"(?:YOLOv\d|Ultralytics)\b.*?\bPython-{V}", "python", "Ultralytics banner"),
+        rule(
+            r"(?:YOLOv\d|Ultralytics)\b.*?\bCUDA:0 \((?:NVIDIA )?(?P<v>[^,()]+), \d+ ?Mi?B\)",
+            "gpu",
+            "Ultralytics banner",
+        ),
+        rule(
+            r"(?i)^(?:GPU|GPU model|Graphics card|Video card|Compute device name|显卡(?:型号)?)\s*[:：]\s*(?:\d+\s*[x×]\s*)?(?:NVIDIA )?(?P<v>[A-Za-z][^\n(,/]*?)\s*(?:[(/].*)?$",
             "gpu",
             "environment list",
         ),
@@ -602,6 +691,19 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             // nvidia-smi's table rows name the GPU without saying NVIDIA on older drivers.
             " on |",
             " off |",
+            " on  |",
+            " off  |",
+            "版本",
+            "cudnn",
+            "paddle",
+            "yolov",
+            "ultralytics",
+            "tensorflow",
+            "kernel",
+            "graphics card",
+            "video card",
+            "compute device",
+            "显卡",
         ])
         .expect("valid anchors")
 });
@@ -625,6 +727,18 @@ const STATEMENTS: &[(&str, &str, &str)] = &[
         "ptx_unsupported",
         "CUDA",
     ),
+    // The CUDA runtime's error 35 (cudaErrorInsufficientDriver), as every framework prints it,
+    // and PyTorch's own check of the driver against the CUDA it was built with.
+    (
+        "CUDA driver version is insufficient for CUDA runtime version",
+        "driver_insufficient",
+        "CUDA runtime",
+    ),
+    (
+        "NVIDIA driver on your system is too old",
+        "driver_insufficient",
+        "PyTorch",
+    ),
 ];
 
 /// NVIDIA's open-gpu-kernel-modules issue form: a heading, then the answer on a later line.
@@ -632,8 +746,8 @@ const OPEN_FORM: &str = "open-gpu-kernel-modules issue form";
 const FORM_HEADINGS: &[(&str, &str)] = &[
     ("NVIDIA Open GPU Kernel Modules Version", "kernel_module"),
     ("Kernel Release", "kernel"),
+    ("Operating System and Version", "os"),
 ];
-/// A line that is only a version (`590.48.01-2`, `6.12.65-1-lts`).
 /// Builds the rule table and the anchor automaton now, ahead of the first paste that needs them
 /// (`lore match` calls it on another core while the library loads).
 pub fn warm_up() {
@@ -642,12 +756,16 @@ pub fn warm_up() {
     LazyLock::force(&LONE_VERSION);
 }
 
-static LONE_VERSION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(?P<v>\d+\.\d+(?:\.\d+)*)(?:-[\w.+-]+)?$").expect("valid"));
+/// A line that is only a version (`590.48.01-2`, `6.12.65-1-lts`), or a package's name and
+/// version (`nvidia-drivers-530.41.03`).
+static LONE_VERSION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:[A-Za-z][\w+]*(?:-[A-Za-z][\w+]*)*-)?(?P<v>\d+\.\d+(?:\.\d+)*)(?:-[\w.+-]+)?$")
+        .expect("valid")
+});
 
-/// A line as a hand-written list holds it: without indentation, a list marker (`-`, `*`, `•`)
-/// and emphasis (`**Driver**: ...`).
-fn plain_form(raw: &str) -> &str {
+/// A line as a hand-written list holds it: without indentation, a list marker (`-`, `*`, `•`),
+/// emphasis (`**Driver**: ...`) and code spans.
+fn plain_form(raw: &str) -> std::borrow::Cow<'_, str> {
     let mut line = raw.trim();
     for _ in 0..2 {
         line = line
@@ -656,7 +774,12 @@ fn plain_form(raw: &str) -> &str {
             .trim_start_matches("**")
             .trim_start();
     }
-    line
+    // `code` spans around values: `- Driver: `550.54.15``.
+    if line.contains('`') {
+        std::borrow::Cow::Owned(line.replace('`', ""))
+    } else {
+        std::borrow::Cow::Borrowed(line)
+    }
 }
 
 /// Pastes larger than this are read only in their first part: versions are printed at the start
@@ -674,6 +797,13 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             && !raw.trim().is_empty()
         {
             answer_to = None;
+            if field == "os" {
+                // lsb_release's "Description:" or the answer as written.
+                let os = raw.trim();
+                let os = os.strip_prefix("Description:").unwrap_or(os).trim();
+                fp.add("os", os, n as u64 + 1, source);
+                continue;
+            }
             if let Some(v) = LONE_VERSION.captures(raw.trim()).and_then(|c| c.name("v")) {
                 // A kernel release is kept whole (`6.12.65-1-lts`), a driver without its
                 // package revision (`590.48.01-2`).
@@ -686,8 +816,9 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                 if source == OPEN_FORM {
                     fp.add("driver_flavor", "open", n as u64 + 1, source);
                 }
+                continue;
             }
-            continue;
+            // Not a bare version (`uname -a` as the kernel's answer): read like any line.
         }
         if raw.trim().is_empty() {
             continue;
@@ -739,7 +870,11 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                 .re()
                 .captures(line)
                 .or_else(|| rule.re().captures(raw))
-                .or_else(|| (plain != line).then(|| rule.re().captures(plain)).flatten())
+                .or_else(|| {
+                    (plain != line)
+                        .then(|| rule.re().captures(&plain))
+                        .flatten()
+                })
                 && let Some(v) = c.name("v")
             {
                 let (field, value) = match rule.field {
@@ -753,6 +888,12 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                     "cudnn_built_tuple" => ("cudnn_built", v.as_str().replace(", ", ".")),
                     "cudnn_tuple" => ("cudnn", v.as_str().replace(", ", ".")),
                     "jax" => ("framework", format!("jax {}", v.as_str())),
+                    "tensorflow" => ("framework", format!("tensorflow {}", v.as_str())),
+                    "paddle" => ("framework", format!("paddlepaddle {}", v.as_str())),
+                    "cuda_listed" if v.as_str().split('.').count() >= 3 => {
+                        ("cuda_toolkit", v.as_str().to_string())
+                    }
+                    "cuda_listed" => ("cuda_runtime", v.as_str().to_string()),
                     "driver_cuda_number" => {
                         let n: u64 = v.as_str().parse().unwrap_or(0);
                         ("driver_cuda", format!("{}.{}", n / 1000, (n % 1000) / 10))
@@ -875,6 +1016,12 @@ impl Fingerprint {
     /// Fields that follow from others when the paste does not print them: the compute
     /// capability from the GPU's name, the CUDA a PyTorch wheel was built with from its tag.
     fn derive(&mut self) {
+        // nvidia-smi's own version stands for the driver only when nothing names the driver.
+        if let Some(smi) = self.fields.remove("smi_version")
+            && self.get("driver").is_none()
+        {
+            self.add("driver", &smi.value, smi.line, smi.source);
+        }
         // GPU feature discovery gives versions a part per label.
         let part = |fp: &mut Fingerprint, name: &str| fp.fields.remove(name);
         let (major, minor, rev) = (
@@ -1011,6 +1158,78 @@ mod tests {
         );
         assert_eq!(fp.get("gpu").unwrap().value, "A100-SXM4-80GB");
         assert!(fp.conflicts.is_empty(), "{:?}", fp.conflicts);
+    }
+
+    #[test]
+    fn hand_written_lists_templates_and_banners() {
+        let value = |paste: &str, f: &str| {
+            of(paste.as_bytes())
+                .get(f)
+                .map(|x| x.value.clone())
+                .unwrap_or_default()
+        };
+        // nvidia-smi from elsewhere than the driver: the driver is "Driver Version".
+        let smi =
+            "| NVIDIA-SMI 440.64.00    Driver Version: 418.67       CUDA Version: 10.1     |\n";
+        assert_eq!(value(smi, "driver"), "418.67");
+        assert!(of(smi.as_bytes()).conflicts.is_empty());
+        assert_eq!(value("| NVIDIA-SMI 535.54.03\n", "driver"), "535.54.03");
+        // TensorFlow's issue template.
+        let tf = "- OS Platform and Distribution (e.g., Linux Ubuntu 16.04): Linux Ubuntu 18.04\n\
+- TensorFlow version (use command below): v2.4.1\n\
+- CUDA/cuDNN version: 11.0/8.0.4\n\
+- GPU model and memory: GeForce RTX 2080 SUPER, 8GB\n";
+        assert_eq!(value(tf, "os"), "Ubuntu 18.04");
+        assert_eq!(value(tf, "framework"), "tensorflow 2.4.1");
+        assert_eq!(value(tf, "cuda_runtime"), "11.0");
+        assert_eq!(value(tf, "cudnn"), "8.0.4");
+        assert_eq!(value(tf, "gpu"), "GeForce RTX 2080 SUPER");
+        // A list in Chinese (PaddlePaddle's template).
+        let zh = "* python 版本：3.7.4\n* paddle版本：2.4.2\n* cuda版本：11.2.152\n* cudnn版本：8.2.1\n* nvidia-smi版本：470.82.01\n";
+        assert_eq!(value(zh, "python"), "3.7.4");
+        assert_eq!(value(zh, "framework"), "paddlepaddle 2.4.2");
+        assert_eq!(value(zh, "cuda_toolkit"), "11.2.152");
+        assert_eq!(value(zh, "cudnn"), "8.2.1");
+        assert_eq!(value(zh, "driver"), "470.82.01");
+        assert_eq!(value("- CUDA: 11.8\n", "cuda_runtime"), "11.8");
+        // Ultralytics' banner.
+        let yolo = "YOLOv5 🚀 v7.0-72-g064365d Python-3.10.12 torch-2.0.1+cu118 CUDA:0 (Tesla T4, 15102MiB)\n";
+        assert_eq!(value(yolo, "framework"), "torch 2.0.1+cu118");
+        assert_eq!(value(yolo, "python"), "3.10.12");
+        assert_eq!(value(yolo, "gpu"), "Tesla T4");
+        // Code spans, a kernel in a list and in a sentence, a driver in a sentence.
+        assert_eq!(
+            value("- GPU: `NVIDIA GeForce GTX 1080 Ti` / GP102\n", "gpu"),
+            "GeForce GTX 1080 Ti"
+        );
+        assert_eq!(
+            value("- TrueNAS kernel: `6.12.33-production+truenas`\n", "kernel"),
+            "6.12.33-production+truenas"
+        );
+        assert_eq!(
+            value(
+                "Nobara 43, kernel `7.0.9-200.nobara.fc43.x86_64`\n",
+                "kernel"
+            ),
+            "7.0.9-200.nobara.fc43.x86_64"
+        );
+        assert_eq!(
+            value("works on COS with nvidia driver v470.182.03.\n", "driver"),
+            "470.182.03"
+        );
+        // The open module's form: a package-named version, a `uname -a` answer, the OS.
+        let form = "### NVIDIA Open GPU Kernel Modules Version\n\nnvidia-drivers-530.41.03\n\n### Operating System and Version\n\nDescription:    Gentoo Linux\n\n### Kernel Release\n\nLinux localhost 6.3.4-gentoo-x86_64 #1 SMP PREEMPT_DYNAMIC x86_64 GNU/Linux\n";
+        assert_eq!(value(form, "kernel_module"), "530.41.03");
+        assert_eq!(value(form, "os"), "Gentoo Linux");
+        assert_eq!(value(form, "kernel"), "6.3.4-gentoo-x86_64");
+        // An nvidia-smi row padded with two spaces before its bar.
+        assert_eq!(
+            value(
+                "|   0  GeForce GT 630      Off  | 00000000:02:00.0 N/A |\n",
+                "gpu"
+            ),
+            "GeForce GT 630"
+        );
     }
 
     #[test]

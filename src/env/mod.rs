@@ -141,6 +141,9 @@ const OPEN_MODULES: &str =
 const NVML_MISMATCH: &str = "https://github.com/lyulyul/shine-cluster/issues/30";
 const CONTAINER_REQUIREMENT: &str = "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html";
 const PTX_VERSION: &str = "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html";
+/// cudaErrorInsufficientDriver (35): "the installed NVIDIA CUDA driver is older than the CUDA
+/// runtime library", on the same page of the runtime API's error codes.
+const INSUFFICIENT_DRIVER: &str = PTX_VERSION;
 const MISMATCH: &str = "https://github.com/NVIDIA/open-gpu-kernel-modules/blob/main/src/nvidia/arch/nvalloc/unix/src/osapi.c";
 
 /// Judges a fingerprint against the rules this build knows and the recorded stacks. `today`
@@ -241,6 +244,42 @@ pub fn assess(
                     .map_or(String::new(), |c| format!(" ({})", c.value))
             ),
             source: CONTAINER_REQUIREMENT.into(),
+        });
+    }
+    // The CUDA runtime (or PyTorch) saying itself that the driver is older than it needs. With
+    // a driver in the paste that the minimum-driver rules do not already judge, that is the
+    // broken rule; without one it is only a risk: the same error comes from a container or a
+    // machine where no driver is reachable at all.
+    if let Some(said) = fp.get("driver_insufficient")
+        && !findings.iter().any(|f| {
+            f.level == Level::Violation
+                && (f.rule.ends_with("minimum-driver") || f.rule == "container-cuda-requirement")
+        })
+    {
+        let judged_ok = findings
+            .iter()
+            .any(|f| f.rule.ends_with("minimum-driver") && f.level == Level::Ok);
+        let known = driver.or(module);
+        let level = if known.is_some() && !judged_ok {
+            Level::Violation
+        } else {
+            Level::Risk
+        };
+        findings.push(Finding {
+            rule: "runtime-needs-newer-driver".into(),
+            level,
+            message: format!(
+                "{} says the driver is older than its CUDA needs (line {}{}){}",
+                said.source,
+                said.line,
+                known.map_or(String::new(), |d| format!("; the driver is {}", d.value)),
+                if level == Level::Violation {
+                    ": update the driver, or use a build made for an older CUDA (runbook cuda-driver-too-old)"
+                } else {
+                    ": check that a driver is installed and visible here (in a container, that the NVIDIA runtime passed it in), then compare its version with the CUDA the program was built with"
+                }
+            ),
+            source: INSUFFICIENT_DRIVER.into(),
         });
     }
     // The driver's JIT refuses PTX that a newer CUDA wrote.
@@ -655,6 +694,20 @@ mod tests {
                 "NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:139b)\nNVRM: installed in this system is not supported by open\nNVRM: nvidia.ko because it does not include the required GPU\nNVRM: System Processor (GSP).\nNVIDIA-SMI 580.82.09   Driver Version: 580.82.09\n"
             ),
             ["open-modules-need-turing"]
+        );
+        // The runtime's "driver is insufficient" with the driver shown is the broken rule;
+        // without a driver in the paste (a container that sees none says the same) a risk.
+        let insufficient = "ExternalError:  Cuda error(35), CUDA driver version is insufficient for CUDA runtime version.\n";
+        assert_eq!(
+            rules(&format!("Driver version 435.21\n{insufficient}")),
+            ["runtime-needs-newer-driver"]
+        );
+        assert!(rules(insufficient).is_empty());
+        let risk = assess(&fingerprint::of(insufficient.as_bytes()), &[], &[], today);
+        assert!(
+            risk.findings
+                .iter()
+                .any(|f| f.rule == "runtime-needs-newer-driver" && f.level == Level::Risk)
         );
     }
 }
