@@ -68,8 +68,7 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
         if !whole {
             // The rest is read on a thread of its own, so the kernel's copying overlaps the scan.
             crate::pieces::each_piece(reader, |piece| {
-                scanner.feed(piece);
-                Ok::<(), io::Error>(())
+                Ok::<_, io::Error>(scanner.feed_owned(piece, crate::pieces::HEAD))
             })
             .with_context(|| format!("reading {name}"))?;
         }

@@ -280,6 +280,21 @@ fn a_large_input_on_both_cores_gives_the_same_answer() {
     };
     let large = full(true);
     assert_eq!(large, full(false));
+    // As `lore match` reads: pieces read ahead and scanned where they were read.
+    let mut scanner = matcher.scanner();
+    scanner.size_hint(input.len() as u64);
+    crate::pieces::each_piece(std::io::Cursor::new(input.clone()), |piece| {
+        Ok::<_, std::io::Error>(scanner.feed_owned(piece, crate::pieces::HEAD))
+    })
+    .unwrap();
+    let out = scanner.finish();
+    let owned: Vec<(u64, Vec<u64>)> = out
+        .sigs
+        .iter()
+        .map(|s| (s.count, s.hits.iter().map(|h| h.line).collect()))
+        .collect();
+    assert_eq!(owned, large.0);
+    assert_eq!(out.lines, large.3);
     assert!(large.0.iter().any(|(count, _)| *count > 100), "{large:?}");
     assert_eq!(
         large.3,
@@ -302,4 +317,40 @@ fn an_exact_cache_is_not_copied_even_with_shared_patterns() {
     let second = compile::Engine::with_cache(&runbooks, &stored);
     assert!(second.cache.is_empty() && !second.cache.is_dirty());
     assert_eq!(second.sigs.len(), first.sigs.len());
+}
+
+/// Buffers handed over whole (`feed_owned`, as `lore match` reads) give the answer `feed` gives,
+/// whether the kept lines fit in the room before the data (the buffer is scanned in place) or not
+/// (it is copied).
+#[test]
+fn handed_over_buffers_give_the_same_answer() {
+    let matcher = Matcher::new(&library(), &[], &Default::default());
+    let whole = scan(&matcher, LOG.as_bytes(), 1 << 20, 1 << 20);
+    for chunk in [1, 2, 7, 33, 100, 257] {
+        for head in [0, 8, 64, 4096] {
+            let mut scanner = Scanner::with_sizes(&matcher.engine, chunk, 1 << 20);
+            for piece in LOG.as_bytes().chunks(chunk) {
+                let mut buf = vec![b'#'; head];
+                buf.extend_from_slice(piece);
+                scanner.feed_owned(buf, head);
+            }
+            let out = scanner.finish();
+            let mut hits = Vec::new();
+            for (s, h) in out.sigs.iter().enumerate() {
+                for hit in &h.hits {
+                    hits.push((
+                        matcher.engine.sigs[s].id.clone(),
+                        hit.line,
+                        hit.captures.clone(),
+                    ));
+                }
+            }
+            hits.sort();
+            let seen = (
+                hits,
+                out.unexplained.iter().map(|u| (u.line, u.count)).collect(),
+            );
+            assert_eq!(seen, whole, "chunk {chunk}, head {head}");
+        }
+    }
 }
