@@ -154,8 +154,8 @@ fn shipped_patterns(library: &Library) -> Vec<String> {
         .collect()
 }
 
-/// Reads the file as `lore match` does (4 MiB pieces, read ahead on a thread of its own and
-/// scanned where they were read); returns
+/// Reads the file as `lore match` does (2 MiB pieces, read on a thread of its own and scanned
+/// where they were read); returns
 /// the time and hit lines.
 fn scan_file(matcher: &Matcher, path: &Path) -> (Duration, u64) {
     let started = Instant::now();

@@ -9,17 +9,18 @@
 use std::io::{self, Read};
 use std::sync::mpsc;
 
-/// Data in one piece: a scanner's chunk, so that each piece is scanned as it arrives.
-pub const PIECE: usize = 4 << 20;
+/// Data in one piece: each is scanned as it arrives, as a region split over all cores.
+pub const PIECE: usize = 2 << 20;
 /// Room in front of each piece's data, for the lines a scanner keeps from the piece before (a
 /// few lines of context and a partial line; when they do not fit, the piece is copied).
 pub const HEAD: usize = 64 << 10;
-/// Pieces read ahead of the consumer: one keeps a scan fed; more would only hold memory.
-const AHEAD: usize = 1;
+/// Pieces waiting for the consumer besides the one being filled: none, so the reader fills the
+/// next piece while the consumer scans this one (a piece more held 2 MiB and gained nothing).
+const AHEAD: usize = 0;
 
 /// Calls `each` with every piece of `reader` in order (`piece[HEAD..]` is the data, at most
-/// [`PIECE`] bytes, filled completely except at the end of the input), reading up to [`AHEAD`]
-/// pieces ahead on another thread. `each` gives back a buffer for the reader to fill next, so
+/// [`PIECE`] bytes, filled completely except at the end of the input), the next piece being read
+/// on another thread meanwhile. `each` gives back a buffer for the reader to fill next, so
 /// memory is a few pieces whatever the input's size, and no buffer is zeroed twice. Stops at the
 /// first error of either side.
 pub fn each_piece<E: From<io::Error>>(

@@ -64,7 +64,15 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
         if let Some(size) = size {
             scanner.size_hint(size);
         }
-        scanner.feed(&head);
+        if whole {
+            scanner.feed(&head);
+        } else {
+            // The start goes in as a piece of its own, so that the pieces after it are scanned
+            // where they are read (see `crate::pieces`).
+            let mut first = vec![0; crate::pieces::HEAD];
+            first.extend_from_slice(&head);
+            scanner.feed_owned(first, crate::pieces::HEAD);
+        }
         if !whole {
             // The rest is read on a thread of its own, so the kernel's copying overlaps the scan.
             crate::pieces::each_piece(reader, |piece| {

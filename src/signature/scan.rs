@@ -228,8 +228,10 @@ impl<'e> Scanner<'e> {
     pub fn feed_owned(&mut self, buf: Vec<u8>, head: usize) -> Vec<u8> {
         self.count(&buf[head..]);
         match self.buf.take(buf, head) {
+            // A piece is scanned as it comes, whatever its size: kept for a chunk to fill, it
+            // would have to be copied when the next one comes.
             Ok(spare) => {
-                if self.buf.len() - self.scanned >= self.chunk {
+                if self.buf.len() > self.scanned {
                     self.process(false);
                 }
                 spare
