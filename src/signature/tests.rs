@@ -70,7 +70,11 @@ fn scan(matcher: &Matcher, input: &[u8], chunk: usize, max_line: usize) -> Seen 
     for piece in input.chunks(chunk.max(1)) {
         scanner.feed(piece);
     }
-    let out = scanner.finish();
+    seen(matcher, scanner.finish())
+}
+
+/// What a scan found, in a form two scans can be compared by.
+fn seen(matcher: &Matcher, out: ScanOutput) -> Seen {
     let mut hits = Vec::new();
     for (s, h) in out.sigs.iter().enumerate() {
         for hit in &h.hits {
@@ -334,23 +338,11 @@ fn handed_over_buffers_give_the_same_answer() {
                 buf.extend_from_slice(piece);
                 scanner.feed_owned(buf, head);
             }
-            let out = scanner.finish();
-            let mut hits = Vec::new();
-            for (s, h) in out.sigs.iter().enumerate() {
-                for hit in &h.hits {
-                    hits.push((
-                        matcher.engine.sigs[s].id.clone(),
-                        hit.line,
-                        hit.captures.clone(),
-                    ));
-                }
-            }
-            hits.sort();
-            let seen = (
-                hits,
-                out.unexplained.iter().map(|u| (u.line, u.count)).collect(),
+            assert_eq!(
+                seen(&matcher, scanner.finish()),
+                whole,
+                "chunk {chunk}, head {head}"
             );
-            assert_eq!(seen, whole, "chunk {chunk}, head {head}");
         }
     }
 }
