@@ -72,8 +72,6 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
             let mut first = vec![0; crate::pieces::HEAD];
             first.extend_from_slice(&head);
             scanner.feed_owned(first, crate::pieces::HEAD);
-        }
-        if !whole {
             // The rest is read on a thread of its own, so the kernel's copying overlaps the scan.
             crate::pieces::each_piece(reader, |piece| {
                 Ok::<_, io::Error>(scanner.feed_owned(piece, crate::pieces::HEAD))

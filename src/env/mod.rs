@@ -250,15 +250,18 @@ pub fn assess(
     // a driver in the paste that the minimum-driver rules do not already judge, that is the
     // broken rule; without one it is only a risk: the same error comes from a container or a
     // machine where no driver is reachable at all.
-    if let Some(said) = fp.get("driver_insufficient")
-        && !findings.iter().any(|f| {
-            f.level == Level::Violation
-                && (f.rule.ends_with("minimum-driver") || f.rule == "container-cuda-requirement")
-        })
-    {
-        let judged_ok = findings
+    let minimum_driver = |level: Level| {
+        findings
             .iter()
-            .any(|f| f.rule.ends_with("minimum-driver") && f.level == Level::Ok);
+            .any(|f| f.rule.ends_with("minimum-driver") && f.level == level)
+    };
+    if let Some(said) = fp.get("driver_insufficient")
+        && !minimum_driver(Level::Violation)
+        && !findings
+            .iter()
+            .any(|f| f.rule == "container-cuda-requirement" && f.level == Level::Violation)
+    {
+        let judged_ok = minimum_driver(Level::Ok);
         let known = driver.or(module);
         let level = if known.is_some() && !judged_ok {
             Level::Violation

@@ -198,24 +198,24 @@ impl Engine {
         // quarter of a paste's matcher build.
         // Two signatures may share a pattern text (the shipped library has one such pair), so
         // the cache can hold fewer entries than there are signatures and still be exact.
-        let unchanged = analyzed.iter().all(|(_, made)| !made)
-            && (cache.len() == specs.len() || {
-                let distinct: std::collections::HashSet<&str> = specs
-                    .iter()
-                    .map(|(_, _, spec)| spec.pattern.as_str())
-                    .collect();
-                cache.len() == distinct.len()
-            });
-        let mut updated = if unchanged {
-            PatternCache::default()
-        } else {
-            let mut updated = cache.clone();
-            let in_use: std::collections::HashSet<&str> = specs
+        let all_known = analyzed.iter().all(|(_, made)| !made);
+        let in_use = || -> std::collections::HashSet<&str> {
+            specs
                 .iter()
                 .map(|(_, _, spec)| spec.pattern.as_str())
-                .collect();
-            updated.retain(|pattern| in_use.contains(pattern));
-            updated
+                .collect()
+        };
+        let (unchanged, mut updated) = if all_known && cache.len() == specs.len() {
+            (true, PatternCache::default())
+        } else {
+            let in_use = in_use();
+            if all_known && cache.len() == in_use.len() {
+                (true, PatternCache::default())
+            } else {
+                let mut updated = cache.clone();
+                updated.retain(|pattern| in_use.contains(pattern));
+                (false, updated)
+            }
         };
         for ((r, s, spec), (result, _)) in specs.into_iter().zip(analyzed) {
             let analysis = match result {

@@ -354,7 +354,7 @@ impl<'e> Scanner<'e> {
         // What the region's lines hold is worked out before any state changes (on both cores
         // for a large region); windows still waiting for lines go first after that, so hits are
         // applied in line order.
-        let (examined, region_newlines) = if parallel && end - region_start >= PARALLEL_MIN {
+        let (examined, region_newlines) = if parallel {
             let pieces = pieces_of(&self.buf, region_start, end);
             examine_pieces(&search, &self.buf, &pieces, first_region_line)
         } else {
