@@ -410,9 +410,10 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "cuda_listed",
             "environment list",
         ),
-        // "Driver version 435.21, CUDA 10.1": the same without a colon.
+        // "Driver version 435.21, CUDA 10.1" and "driver is 515.43.04": the same without a
+        // colon (a driver's version: three-digit branch).
         rule(
-            r"(?i)^(?:nvidia |gpu )?driver version(?: is)?\s+{V}",
+            r"(?i)^(?:nvidia |gpu )?driver(?: version)?(?: is)?\s+(?P<v>\d{3}\.\d+(?:\.\d+)?)\b",
             "driver",
             "environment list",
         ),
@@ -428,6 +429,37 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // framework is used with (as people write it: `CUDA: 11.8`). "CUDA Version" is left
         // to nvidia-smi's reading.
         rule(r"(?i)^cuda\s*(?:版本)?\s*[:：]\s*{V}", "cuda_listed", "environment list"),
+        // A list's "CUDA Runtime Version" (capitalised: collect_env's lowercase line is nvcc's).
+        rule(
+            r"^(?i:cuda) Runtime Version\s*[:：]\s*{V}",
+            "cuda_listed",
+            "environment list",
+        ),
+        // A PyTorch wheel's download address names its CUDA and its version:
+        // `download.pytorch.org/whl/cu100/torch-1.0.1.post2-cp35-...whl`.
+        rule(
+            r"download\.pytorch\.org/whl/(?:[\w.-]+/)*?cu\d{2,3}/torch-(?P<v>\d+\.\d+\.\d+(?:\.post\d+)?)(?:%2B\w+|\+\w+)?-",
+            "torch",
+            "PyTorch wheel address",
+        ),
+        rule(
+            r"download\.pytorch\.org/whl/(?:[\w.-]+/)*?cu(?P<v>\d{2,3})/torch-",
+            "wheel_cu",
+            "PyTorch wheel address",
+        ),
+        // A list's framework given as a PyTorch wheel's version (`Framework: 2.6.0+cu124`):
+        // the `+cuNNN` local tag is PyTorch's.
+        rule(
+            r"(?i)^framework(?:\s*(?:&|and)?\s*version)?\s*[:：]\s*(?:(?:py)?torch\s*)?(?P<v>\d+\.\d+\.\d+\+cu\d+)\b",
+            "torch",
+            "environment list",
+        ),
+        // A line that is only an Ubuntu release (`Ubuntu 22`, `Ubuntu 22.04 LTS`) in a list.
+        rule(
+            r"^(?P<v>Ubuntu \d{2}(?:\.\d{2}(?:\.\d+)?)?(?: LTS)?)\s*$",
+            "os",
+            "environment list",
+        ),
         rule(
             r"(?i)^paddle(?:paddle)?(?:-gpu)?\s*(?:版本|version)\s*[:：]\s*{V}",
             "paddle",
@@ -477,6 +509,13 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             r"(?i)^(?:GPU|GPU model|Graphics card|Video card|Compute device name|显卡(?:型号)?)\s*[:：]\s*(?:\d+\s*[x×]\s*)?(?:NVIDIA )?(?P<v>[A-Za-z][^\n(,/]*?)\s*(?:[(/].*)?$",
             "gpu",
             "environment list",
+        ),
+        // llama.cpp's and ollama's device list: `Device 0: NVIDIA GeForce GTX 1080 Ti, compute
+        // capability 6.1, VMM: yes`.
+        rule(
+            r"^\s*Device \d+: (?:NVIDIA )?(?P<v>[A-Za-z][^,]*?), compute capability",
+            "gpu",
+            "llama.cpp",
         ),
         rule(
             r"(?i)\bcompute capability:?\s*{V}",
@@ -716,6 +755,9 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "video card",
             "compute device",
             "显卡",
+            "ubuntu",
+            "framework",
+            "forward compatibility",
         ])
         .expect("valid anchors")
 });
@@ -750,6 +792,18 @@ const STATEMENTS: &[(&str, &str, &str)] = &[
         "NVIDIA driver on your system is too old",
         "driver_insufficient",
         "PyTorch",
+    ),
+    // A forward-compatibility libcuda (cuda-compat) in use where it may not be: errors 804
+    // (cudaErrorCompatNotSupportedOnDevice) and 803 (cudaErrorSystemDriverMismatch).
+    (
+        "forward compatibility was attempted on non supported HW",
+        "compat_refused",
+        "CUDA",
+    ),
+    (
+        "system has unsupported display driver / cuda driver combination",
+        "compat_mismatch",
+        "CUDA",
     ),
 ];
 
@@ -907,6 +961,10 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                         ("cuda_toolkit", v.as_ref().to_string())
                     }
                     "cuda_listed" => ("cuda_runtime", v.as_ref().to_string()),
+                    "wheel_cu" => {
+                        let (major, minor) = v.as_ref().split_at(v.len() - 1);
+                        ("cuda_runtime", format!("{major}.{minor}"))
+                    }
                     "driver_cuda_number" => {
                         let n: u64 = v.as_ref().parse().unwrap_or(0);
                         ("driver_cuda", format!("{}.{}", n / 1000, (n % 1000) / 10))
@@ -1190,6 +1248,26 @@ mod tests {
                 .map(|x| x.value.clone())
                 .unwrap_or_default()
         };
+        // Lists and notes as people write them.
+        let list = "Ubuntu 22\nCuda 11.7\ndriver is 515.43.04\n";
+        assert_eq!(value(list, "driver"), "515.43.04");
+        assert_eq!(value(list, "os"), "Ubuntu 22");
+        let list = "- NVIDIA Driver Version: 575.64.03\n- CUDA Runtime Version: 12.4\n- Framework & Version: 2.6.0+cu124\n";
+        assert_eq!(value(list, "cuda_runtime"), "12.4");
+        assert_eq!(value(list, "framework"), "torch 2.6.0+cu124");
+        // collect_env's lowercase "CUDA runtime version" stays nvcc's.
+        assert_eq!(
+            value("CUDA runtime version: 12.1\n", "cuda_toolkit"),
+            "12.1"
+        );
+        assert_eq!(value("CUDA runtime version: 12.1\n", "cuda_runtime"), "");
+        // llama.cpp's device list, and a PyTorch wheel's address.
+        let device = "ggml_cuda_init: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce GTX 1080 Ti, compute capability 6.1, VMM: yes\n";
+        assert_eq!(value(device, "gpu"), "GeForce GTX 1080 Ti");
+        assert_eq!(value(device, "cc"), "6.1");
+        let wheel = "pip3 install https://download.pytorch.org/whl/cu100/torch-1.0.1.post2-cp35-cp35m-linux_x86_64.whl\n";
+        assert_eq!(value(wheel, "framework"), "torch 1.0.1.post2");
+        assert_eq!(value(wheel, "cuda_runtime"), "10.0");
         // nvidia-smi from elsewhere than the driver: the driver is "Driver Version".
         let smi =
             "| NVIDIA-SMI 440.64.00    Driver Version: 418.67       CUDA Version: 10.1     |\n";

@@ -144,6 +144,9 @@ const PTX_VERSION: &str = "https://docs.nvidia.com/cuda/cuda-runtime-api/group__
 /// cudaErrorInsufficientDriver (35): "the installed NVIDIA CUDA driver is older than the CUDA
 /// runtime library", on the same page of the runtime API's error codes.
 const INSUFFICIENT_DRIVER: &str = PTX_VERSION;
+/// Which GPUs and driver branches forward compatibility is for, and its errors 803 and 804.
+const FORWARD_COMPAT: &str =
+    "https://docs.nvidia.com/deploy/cuda-compatibility/forward-compatibility.html";
 const MISMATCH: &str = "https://github.com/NVIDIA/open-gpu-kernel-modules/blob/main/src/nvidia/arch/nvalloc/unix/src/osapi.c";
 
 /// Judges a fingerprint against the rules this build knows and the recorded stacks. `today`
@@ -283,6 +286,31 @@ pub fn assess(
                 }
             ),
             source: INSUFFICIENT_DRIVER.into(),
+        });
+    }
+    // A forward-compatibility libcuda (the `cuda-compat` package, as container images carry it)
+    // where it may not be used: on a GPU outside the forward-compatibility list (error 804), or
+    // built for another driver branch than the loaded module (error 803).
+    if let Some(said) = fp.get("compat_refused") {
+        findings.push(Finding {
+            rule: "forward-compat-supported-gpu".into(),
+            level: Level::Violation,
+            message: format!(
+                "CUDA tried forward compatibility on a GPU that does not support it (line {}, error 804): a cuda-compat libcuda is on the library path (often from a container image built for a newer CUDA), and forward compatibility is only for data-center GPUs, some NGC-ready RTX boards and Jetson; update the driver to one that supports this CUDA, or use a build made for the driver's CUDA (runbook cuda-forward-compat-mismatch)",
+                said.line
+            ),
+            source: FORWARD_COMPAT.into(),
+        });
+    }
+    if let Some(said) = fp.get("compat_mismatch") {
+        findings.push(Finding {
+            rule: "forward-compat-matches-driver".into(),
+            level: Level::Violation,
+            message: format!(
+                "the cuda-compat libcuda on the library path does not fit the loaded kernel driver (line {}, error 803): forward compatibility works only on the driver branches NVIDIA lists for it; take cuda-compat off the library path, or install the package that matches this driver (runbook cuda-forward-compat-mismatch)",
+                said.line
+            ),
+            source: FORWARD_COMPAT.into(),
         });
     }
     // The driver's JIT refuses PTX that a newer CUDA wrote.
@@ -711,6 +739,19 @@ mod tests {
             risk.findings
                 .iter()
                 .any(|f| f.rule == "runtime-needs-newer-driver" && f.level == Level::Risk)
+        );
+        // A forward-compatibility libcuda where it may not be used: CUDA's errors 804 and 803.
+        assert_eq!(
+            rules(
+                "CUDA error 804 at ggml-cuda.cu:5522: forward compatibility was attempted on non supported HW\n"
+            ),
+            ["forward-compat-supported-gpu"]
+        );
+        assert_eq!(
+            rules(
+                "RuntimeError: CUDA error: system has unsupported display driver / cuda driver combination\n"
+            ),
+            ["forward-compat-matches-driver"]
         );
     }
 }

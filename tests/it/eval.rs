@@ -486,7 +486,30 @@ fn same_value(field: &str, expected: &str, got: &str) -> bool {
             .collect::<Vec<_>>()
     };
     match field {
-        "gpu" | "os" | "kernel" | "framework" | "driver_flavor" => {
+        // Labels differ in how they write two things that name the same system: a kernel
+        // release with or without its architecture (`.x86_64`), and an OS with or without its
+        // codename in parentheses (`CentOS Linux 7 (Core)`). Neither is a different value.
+        "kernel" => {
+            let n = |s: &str| {
+                let s = s.trim().to_lowercase();
+                [".x86_64", ".aarch64", ".ppc64le"]
+                    .iter()
+                    .find_map(|arch| s.strip_suffix(arch).map(str::to_string))
+                    .unwrap_or(s)
+            };
+            n(expected) == n(got)
+        }
+        "os" => {
+            let n = |s: &str| {
+                let s = s.trim().to_lowercase();
+                match s.find(" (") {
+                    Some(at) if s.ends_with(')') => s[..at].trim().to_string(),
+                    _ => s,
+                }
+            };
+            n(expected) == n(got)
+        }
+        "gpu" | "framework" | "driver_flavor" => {
             let n = |s: &str| s.trim().to_lowercase();
             n(expected) == n(got)
         }
