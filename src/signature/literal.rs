@@ -156,6 +156,10 @@ const COMMONPLACE: &[&str] = &[
     "python3",
     "torch",
     "audit",
+    // Every boot loads UVM ("nvidia-uvm: Loaded the UVM driver") and lsmod lists it.
+    "uvm",
+    // An everyday word ("full", "fully"): a set holding it finds candidates on many lines.
+    "full",
     "usb",
     "acpi",
     "scsi",
@@ -519,6 +523,17 @@ mod tests {
         );
         // Still better than nothing when it is all there is.
         check(r"nvme nvme\d+: \w+", &["nvme nvme"]);
+        // Every boot's "nvidia-uvm: Loaded the UVM driver", and an everyday word: the other set
+        // is the one to look for (with either, the scan of a large healthy log found candidates
+        // on a third more lines).
+        check(
+            r"(?i)\bnvidia[-_]uvm\b[^\n]{0,20}?\b(?:is |was )?(?:not loaded|missing|not found)\b",
+            &["missing", "not found", "not loaded"],
+        );
+        check(
+            r"(?i)(?:/dev/shm|\bshm\b|shared memory)[^\n]{0,20}?\b(?:too small|is full|full)\b",
+            &["shared memory", "shm"],
+        );
     }
 
     #[test]
