@@ -66,6 +66,10 @@ pub struct ScanOutput {
     pub unexplained_total: u64,
     pub bytes: u64,
     pub lines: u64,
+    /// Lines the literal search stopped at (they hold a literal of a signature or an error
+    /// word) and that were then looked at closely: what a scan's speed depends on besides its
+    /// size. The benchmark prints it, so that a signature whose literal is common shows.
+    pub looked_at: u64,
     /// The whole input, when it is a short paste (at most [`SHORT_PASTE`] bytes).
     pub short: Option<String>,
 }
@@ -354,12 +358,13 @@ impl<'e> Scanner<'e> {
         // What the region's lines hold is worked out before any state changes (on both cores
         // for a large region); windows still waiting for lines go first after that, so hits are
         // applied in line order.
-        let (examined, region_newlines) = if parallel {
+        let (examined, region_newlines, looked_at) = if parallel {
             let pieces = pieces_of(&self.buf, region_start, end);
             examine_pieces(&search, &self.buf, &pieces, first_region_line)
         } else {
             examine_range(&search, &self.buf, region_start, end, first_region_line)
         };
+        self.out.looked_at += looked_at;
         let last_complete_line = if eof || cut {
             first_region_line + region_newlines
         } else {
@@ -659,8 +664,8 @@ fn examine_range(
     start: usize,
     end: usize,
     first_line: u64,
-) -> (Vec<Examined>, u64) {
-    let (candidates, newlines) = candidates(search, buf, start, end, first_line);
+) -> (Vec<Examined>, u64, u64) {
+    let (candidates, newlines, looked_at) = candidates(search, buf, start, end, first_line);
     if !search.large {
         compile_ahead(search.engine, &candidates);
     }
@@ -669,7 +674,7 @@ fn examine_range(
         .map(|c| examine(search.engine, buf, c))
         .filter(Examined::matters)
         .collect();
-    (examined, newlines)
+    (examined, newlines, looked_at)
 }
 
 /// Compiles, on all cores, the regexes that `candidates` will run one by one (single-line
@@ -713,13 +718,15 @@ fn examine_pieces(
     buf: &[u8],
     pieces: &[(usize, usize)],
     first_line: u64,
-) -> (Vec<Examined>, u64) {
+) -> (Vec<Examined>, u64, u64) {
     let done = crate::par::map(pieces, |&(from, to)| {
         examine_range(search, buf, from, to, 0)
     });
     let mut all = Vec::new();
     let mut offset = first_line;
-    for (examined, newlines) in done {
+    let mut looked_at = 0;
+    for (examined, newlines, looked) in done {
+        looked_at += looked;
         all.extend(examined.into_iter().map(|mut e| {
             e.line += offset;
             for hit in &mut e.hits {
@@ -730,21 +737,21 @@ fn examine_pieces(
         }));
         offset += newlines;
     }
-    (all, offset - first_line)
+    (all, offset - first_line, looked_at)
 }
 
 /// Lines of `buf[start..end]` that contain a literal, with the signatures to try on each.
 ///
 /// The fast leftmost search finds the next line with any literal; only that line is then searched
 /// for all (overlapping) literals, so a busy automaton never slows the scan of quiet lines.
-/// Also returns the number of newlines in the range.
+/// Also returns the number of newlines in the range and of lines looked at.
 fn candidates(
     search: &Search,
     buf: &[u8],
     start: usize,
     end: usize,
     first_line: u64,
-) -> (Vec<Candidate>, u64) {
+) -> (Vec<Candidate>, u64, u64) {
     let Search {
         engine,
         large,
@@ -755,10 +762,12 @@ fn candidates(
     let mut counted_to = start;
     let mut line = first_line;
     let mut pos = start;
+    let mut looked_at = 0;
     while pos < end {
         let Some(first) = engine.first_literal(&buf[pos..end], large, tuned) else {
             break;
         };
+        looked_at += 1;
         let hit = pos + first;
         let line_start = memrchr(b'\n', &buf[pos..hit]).map_or(pos, |p| pos + p + 1);
         let line_end = memchr(b'\n', &buf[hit..end]).map_or(end, |p| hit + p + 1);
@@ -797,7 +806,7 @@ fn candidates(
         pos = line_end;
     }
     line += memchr_iter(b'\n', &buf[counted_to..end]).count() as u64;
-    (out, line - first_line)
+    (out, line - first_line, looked_at)
 }
 
 /// Drops the candidates a literal of theirs rules out: a signature whose pattern has further

@@ -346,3 +346,16 @@ fn handed_over_buffers_give_the_same_answer() {
         }
     }
 }
+
+#[test]
+fn lines_looked_at_are_those_holding_a_literal() {
+    let matcher = Matcher::new(&library(), &[], &Default::default());
+    let mut scanner = matcher.scanner();
+    // A literal of a signature, an error word, nothing, a literal again.
+    scanner.feed(b"NVRM: Xid (PCI:0000:3b:00): 79, x\nsomething failed\nall quiet here\nDriver/library version mismatch\n");
+    let out = scanner.finish();
+    assert_eq!(out.looked_at, 3);
+    let mut quiet = matcher.scanner();
+    quiet.feed(&b"usb 1-2: new high-speed USB device number 7 using xhci_hcd\n".repeat(1000));
+    assert_eq!(quiet.finish().looked_at, 0);
+}
