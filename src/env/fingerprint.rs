@@ -36,7 +36,12 @@ impl Fingerprint {
     }
 
     fn add(&mut self, field: &str, value: &str, line: u64, source: &'static str) {
-        let value = value.trim().trim_end_matches(['.', ',', ':']).to_string();
+        let mut value = value.trim().trim_end_matches(['.', ',', ':']).trim_end();
+        // "Tesla V100-PCIE-32GB GPU": the word is not part of the name.
+        if field == "gpu" {
+            value = value.strip_suffix(" GPU").unwrap_or(value).trim_end();
+        }
+        let value = value.to_string();
         if value.is_empty() {
             return;
         }
@@ -150,7 +155,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // The tool's own version: the driver's too, except when a container or a PATH brings
         // another nvidia-smi (`NVIDIA-SMI 440.64.00  Driver Version: 418.67`); kept for
         // banners cut before "Driver Version" (see `derive`).
-        rule(r"NVIDIA-SMI\s+{V}", "smi_version", "nvidia-smi"),
+        rule(r"NVIDIA-SMI(?:\s+|:\s*){V}", "smi_version", "nvidia-smi"),
         rule(r"Driver Version:\s*{V}", "driver", "nvidia-smi"),
         rule(r"^\s*Driver Version\s+:\s*{V}", "driver", "nvidia-smi -q"),
         rule(r"CUDA Version:\s*{V}", "driver_cuda", "nvidia-smi"),
@@ -223,7 +228,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "dpkg",
         ),
         rule(
-            r"^(?:kmod-nvidia(?:-latest)?(?:-dkms)?|nvidia-driver(?:-libs|-cuda)?|xorg-x11-drv-nvidia)-{V}",
+            r"^(?:kmod-nvidia(?:-latest)?(?:-dkms)?|nvidia-driver(?:-latest)?(?:-dkms)?(?:-cuda)?(?:-libs)?|cuda-drivers|xorg-x11-drv-nvidia)-{V}",
             "driver",
             "rpm",
         ),
@@ -235,9 +240,22 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "/etc/os-release",
         ),
         rule(
-            r"^Linux \S+ (?P<v>\d+\.\d+\.\d+\S*?)(?:\.(?:x86_64|aarch64|ppc64le))? #",
+            r"(?:^|[:：]\s*)Linux \S+ (?P<v>\d+\.\d+\.\d+\S*?)(?:\.(?:x86_64|aarch64|ppc64le))? #",
             "kernel",
             "uname -a",
+        ),
+        // `uname -rv`: the release, then the build number.
+        rule(
+            r"^(?P<v>\d+\.\d+\.\d+-[\w.+~-]*?)(?:\.(?:x86_64|aarch64|ppc64le))? #\d+ SMP\b",
+            "kernel",
+            "uname",
+        ),
+        // DKMS building the module: the driver package's version (not the kernel it builds for:
+        // often a newly installed one, not the running kernel).
+        rule(
+            r"Loading new nvidia(?:-current|-open|-tesla)?-{V} DKMS files",
+            "driver",
+            "dkms",
         ),
         // CUDA and the framework.
         rule(
@@ -517,6 +535,8 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "gpu",
             "llama.cpp",
         ),
+        // TensorFlow's device line: `name: GeForce GTX 960M computeCapability: 5.0`.
+        rule(r"\bcomputeCapability:\s*{V}", "cc", "TensorFlow"),
         rule(
             r"(?i)\bcompute capability:?\s*{V}",
             "cc",
@@ -758,6 +778,8 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "ubuntu",
             "framework",
             "forward compatibility",
+            // `uname -rv`'s "#1 SMP".
+            " smp",
         ])
         .expect("valid anchors")
 });
@@ -1268,6 +1290,53 @@ mod tests {
         let wheel = "pip3 install https://download.pytorch.org/whl/cu100/torch-1.0.1.post2-cp35-cp35m-linux_x86_64.whl\n";
         assert_eq!(value(wheel, "framework"), "torch 1.0.1.post2");
         assert_eq!(value(wheel, "cuda_runtime"), "10.0");
+        // Package names, uname as people quote it, DKMS, TensorFlow's device line.
+        assert_eq!(
+            value(
+                "nvidia-driver-latest-dkms-cuda-465.19.01-1.el7.x86_64\n",
+                "driver"
+            ),
+            "465.19.01"
+        );
+        assert_eq!(
+            value(
+                " - uname -a output: `Linux pop-os 6.18.7-76061807-generic #202601231045 SMP PREEMPT_DYNAMIC x86_64 GNU/Linux`\n",
+                "kernel"
+            ),
+            "6.18.7-76061807-generic"
+        );
+        assert_eq!(
+            value(
+                "`5.14.0-427.13.1.el9_4.x86_64 #1 SMP PREEMPT_DYNAMIC Wed May 1 19:11:28 UTC 2024 x86_64`\n",
+                "kernel"
+            ),
+            "5.14.0-427.13.1.el9_4"
+        );
+        assert_eq!(
+            value(
+                "Loading new nvidia-current-535.161.08 DKMS files...\nBuilding for 6.1.0-21-amd64\n",
+                "driver"
+            ),
+            "535.161.08"
+        );
+        assert_eq!(
+            value(
+                "Loading new nvidia-current-535.161.08 DKMS files...\nBuilding for 6.1.0-21-amd64\n",
+                "kernel"
+            ),
+            ""
+        );
+        assert_eq!(
+            value(
+                "pciBusID: 0000:02:00.0 name: GeForce GTX 960M computeCapability: 5.0\n",
+                "cc"
+            ),
+            "5.0"
+        );
+        assert_eq!(
+            value("- GPU: Nvidia Tesla V100-PCIE-32GB GPU .\n", "gpu"),
+            "Tesla V100-PCIE-32GB"
+        );
         // nvidia-smi from elsewhere than the driver: the driver is "Driver Version".
         let smi =
             "| NVIDIA-SMI 440.64.00    Driver Version: 418.67       CUDA Version: 10.1     |\n";
