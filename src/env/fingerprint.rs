@@ -1270,73 +1270,64 @@ mod tests {
                 .map(|x| x.value.clone())
                 .unwrap_or_default()
         };
-        // Lists and notes as people write them.
-        let list = "Ubuntu 22\nCuda 11.7\ndriver is 515.43.04\n";
-        assert_eq!(value(list, "driver"), "515.43.04");
-        assert_eq!(value(list, "os"), "Ubuntu 22");
+        // Lists, notes and tool output as people paste them: (paste, field, what it reads).
         let list = "- NVIDIA Driver Version: 575.64.03\n- CUDA Runtime Version: 12.4\n- Framework & Version: 2.6.0+cu124\n";
-        assert_eq!(value(list, "cuda_runtime"), "12.4");
-        assert_eq!(value(list, "framework"), "torch 2.6.0+cu124");
-        // collect_env's lowercase "CUDA runtime version" stays nvcc's.
-        assert_eq!(
-            value("CUDA runtime version: 12.1\n", "cuda_toolkit"),
-            "12.1"
-        );
-        assert_eq!(value("CUDA runtime version: 12.1\n", "cuda_runtime"), "");
-        // llama.cpp's device list, and a PyTorch wheel's address.
         let device = "ggml_cuda_init: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce GTX 1080 Ti, compute capability 6.1, VMM: yes\n";
-        assert_eq!(value(device, "gpu"), "GeForce GTX 1080 Ti");
-        assert_eq!(value(device, "cc"), "6.1");
         let wheel = "pip3 install https://download.pytorch.org/whl/cu100/torch-1.0.1.post2-cp35-cp35m-linux_x86_64.whl\n";
-        assert_eq!(value(wheel, "framework"), "torch 1.0.1.post2");
-        assert_eq!(value(wheel, "cuda_runtime"), "10.0");
-        // Package names, uname as people quote it, DKMS, TensorFlow's device line.
-        assert_eq!(
-            value(
+        let dkms =
+            "Loading new nvidia-current-535.161.08 DKMS files...\nBuilding for 6.1.0-21-amd64\n";
+        let cases = [
+            (
+                "Ubuntu 22\nCuda 11.7\ndriver is 515.43.04\n",
+                "driver",
+                "515.43.04",
+            ),
+            (
+                "Ubuntu 22\nCuda 11.7\ndriver is 515.43.04\n",
+                "os",
+                "Ubuntu 22",
+            ),
+            (list, "cuda_runtime", "12.4"),
+            (list, "framework", "torch 2.6.0+cu124"),
+            // collect_env's lowercase "CUDA runtime version" stays nvcc's.
+            ("CUDA runtime version: 12.1\n", "cuda_toolkit", "12.1"),
+            ("CUDA runtime version: 12.1\n", "cuda_runtime", ""),
+            (device, "gpu", "GeForce GTX 1080 Ti"),
+            (device, "cc", "6.1"),
+            (wheel, "framework", "torch 1.0.1.post2"),
+            (wheel, "cuda_runtime", "10.0"),
+            (
                 "nvidia-driver-latest-dkms-cuda-465.19.01-1.el7.x86_64\n",
-                "driver"
+                "driver",
+                "465.19.01",
             ),
-            "465.19.01"
-        );
-        assert_eq!(
-            value(
+            (
                 " - uname -a output: `Linux pop-os 6.18.7-76061807-generic #202601231045 SMP PREEMPT_DYNAMIC x86_64 GNU/Linux`\n",
-                "kernel"
+                "kernel",
+                "6.18.7-76061807-generic",
             ),
-            "6.18.7-76061807-generic"
-        );
-        assert_eq!(
-            value(
+            (
                 "`5.14.0-427.13.1.el9_4.x86_64 #1 SMP PREEMPT_DYNAMIC Wed May 1 19:11:28 UTC 2024 x86_64`\n",
-                "kernel"
+                "kernel",
+                "5.14.0-427.13.1.el9_4",
             ),
-            "5.14.0-427.13.1.el9_4"
-        );
-        assert_eq!(
-            value(
-                "Loading new nvidia-current-535.161.08 DKMS files...\nBuilding for 6.1.0-21-amd64\n",
-                "driver"
-            ),
-            "535.161.08"
-        );
-        assert_eq!(
-            value(
-                "Loading new nvidia-current-535.161.08 DKMS files...\nBuilding for 6.1.0-21-amd64\n",
-                "kernel"
-            ),
-            ""
-        );
-        assert_eq!(
-            value(
+            // The kernel DKMS builds for need not be the running one.
+            (dkms, "driver", "535.161.08"),
+            (dkms, "kernel", ""),
+            (
                 "pciBusID: 0000:02:00.0 name: GeForce GTX 960M computeCapability: 5.0\n",
-                "cc"
+                "cc",
+                "5.0",
             ),
-            "5.0"
-        );
-        assert_eq!(
-            value("- GPU: Nvidia Tesla V100-PCIE-32GB GPU .\n", "gpu"),
-            "Tesla V100-PCIE-32GB"
-        );
+            (
+                "- GPU: Nvidia Tesla V100-PCIE-32GB GPU .\n",
+                "gpu",
+                "Tesla V100-PCIE-32GB",
+            ),
+        ];
+        for (paste, field, want) in cases {
+            assert_eq!(value(paste, field), want, "{field} of {paste:?}");
+        }
         // nvidia-smi from elsewhere than the driver: the driver is "Driver Version".
         let smi =
             "| NVIDIA-SMI 440.64.00    Driver Version: 418.67       CUDA Version: 10.1     |\n";
