@@ -26,11 +26,6 @@ pub struct Args {
 
 pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    // The regexes every scan uses are compiled on the other core while the library loads.
-    std::thread::spawn(|| {
-        crate::signature::warm_up();
-        crate::env::fingerprint::warm_up();
-    });
     let library = super::load_library(root)?;
     let (mut reader, name, size): (Box<dyn Read + Send>, String, Option<u64>) =
         match args.file.as_deref() {
@@ -51,7 +46,11 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let mut head: Vec<u8> = Vec::new();
     let whole = read_head(&mut reader, &mut head).with_context(|| format!("reading {name}"))?;
     let (report, environment, matcher) = std::thread::scope(|scope| {
+        // The other core: the regexes every scan uses (compiled here while the matcher is built
+        // on this one), then the environment. A thread of its own for them from the start
+        // competed with the library's load, which runs on both cores.
         let environment = scope.spawn(|| {
+            crate::signature::warm_up();
             crate::env::of_paste(
                 &head,
                 &library.stacks,

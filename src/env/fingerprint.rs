@@ -836,14 +836,6 @@ const FORM_HEADINGS: &[(&str, &str)] = &[
     ("Kernel Release", "kernel"),
     ("Operating System and Version", "os"),
 ];
-/// Builds the rule table and the anchor automaton now, ahead of the first paste that needs them
-/// (`lore match` calls it on another core while the library loads).
-pub fn warm_up() {
-    LazyLock::force(&RULES);
-    LazyLock::force(&ANCHORS);
-    LazyLock::force(&LONE_VERSION);
-}
-
 /// A line that is only a version (`590.48.01-2`, `6.12.65-1-lts`), or a package's name and
 /// version (`nvidia-drivers-530.41.03`).
 static LONE_VERSION: LazyLock<Regex> = LazyLock::new(|| {
