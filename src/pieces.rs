@@ -60,24 +60,18 @@ fn read_into(
         buf.resize(HEAD + PIECE, 0);
         let mut filled = HEAD;
         // A pipe gives a few KiB per read: fill the piece, so that it is scanned in place.
-        let end = loop {
+        // `Ok(true)`: the input ended; an error comes after what was read before it.
+        let outcome = loop {
             match reader.read(&mut buf[filled..]) {
-                Ok(0) => break true,
+                Ok(0) => break Ok(true),
                 Ok(n) => {
                     filled += n;
                     if filled == buf.len() {
-                        break false;
+                        break Ok(false);
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    if filled > HEAD {
-                        buf.truncate(filled);
-                        let _ = full.send(Ok(buf));
-                    }
-                    let _ = full.send(Err(e));
-                    return;
-                }
+                Err(e) => break Err(e),
             }
         };
         if filled > HEAD {
@@ -86,8 +80,13 @@ fn read_into(
                 return;
             }
         }
-        if end {
-            return;
+        match outcome {
+            Ok(false) => {}
+            Ok(true) => return,
+            Err(e) => {
+                let _ = full.send(Err(e));
+                return;
+            }
         }
     }
 }

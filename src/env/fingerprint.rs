@@ -958,32 +958,30 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                 && let Some(v) = c.name("v")
             {
                 let v = String::from_utf8_lossy(v.as_bytes());
+                let v: &str = &v;
                 let (field, value) = match rule.field {
-                    "torch" => ("framework", format!("torch {}", v.as_ref())),
+                    "torch" => ("framework", format!("torch {}", v)),
                     "cc_sm" => {
-                        let sm = v.as_ref();
-                        let (major, minor) = sm.split_at(sm.len() - 1);
+                        let (major, minor) = v.split_at(v.len() - 1);
                         ("cc", format!("{major}.{minor}"))
                     }
-                    "cuda_compat_dashed" => ("cuda_compat", v.as_ref().replace('-', ".")),
-                    "cudnn_built_tuple" => ("cudnn_built", v.as_ref().replace(", ", ".")),
-                    "cudnn_tuple" => ("cudnn", v.as_ref().replace(", ", ".")),
-                    "jax" => ("framework", format!("jax {}", v.as_ref())),
-                    "tensorflow" => ("framework", format!("tensorflow {}", v.as_ref())),
-                    "paddle" => ("framework", format!("paddlepaddle {}", v.as_ref())),
-                    "cuda_listed" if v.as_ref().split('.').count() >= 3 => {
-                        ("cuda_toolkit", v.as_ref().to_string())
-                    }
-                    "cuda_listed" => ("cuda_runtime", v.as_ref().to_string()),
+                    "cuda_compat_dashed" => ("cuda_compat", v.replace('-', ".")),
+                    "cudnn_built_tuple" => ("cudnn_built", v.replace(", ", ".")),
+                    "cudnn_tuple" => ("cudnn", v.replace(", ", ".")),
+                    "jax" => ("framework", format!("jax {}", v)),
+                    "tensorflow" => ("framework", format!("tensorflow {}", v)),
+                    "paddle" => ("framework", format!("paddlepaddle {}", v)),
+                    "cuda_listed" if v.split('.').count() >= 3 => ("cuda_toolkit", v.to_string()),
+                    "cuda_listed" => ("cuda_runtime", v.to_string()),
                     "wheel_cu" => {
-                        let (major, minor) = v.as_ref().split_at(v.len() - 1);
+                        let (major, minor) = v.split_at(v.len() - 1);
                         ("cuda_runtime", format!("{major}.{minor}"))
                     }
                     "driver_cuda_number" => {
-                        let n: u64 = v.as_ref().parse().unwrap_or(0);
+                        let n: u64 = v.parse().unwrap_or(0);
                         ("driver_cuda", format!("{}.{}", n / 1000, (n % 1000) / 10))
                     }
-                    f => (f, v.as_ref().to_string()),
+                    f => (f, v.to_string()),
                 };
                 fp.add(field, &value, n as u64 + 1, rule.source);
             }
@@ -1263,22 +1261,15 @@ mod tests {
                 .unwrap_or_default()
         };
         // Lists, notes and tool output as people paste them: (paste, field, what it reads).
+        let notes = "Ubuntu 22\nCuda 11.7\ndriver is 515.43.04\n";
         let list = "- NVIDIA Driver Version: 575.64.03\n- CUDA Runtime Version: 12.4\n- Framework & Version: 2.6.0+cu124\n";
         let device = "ggml_cuda_init: found 1 CUDA devices:\n  Device 0: NVIDIA GeForce GTX 1080 Ti, compute capability 6.1, VMM: yes\n";
         let wheel = "pip3 install https://download.pytorch.org/whl/cu100/torch-1.0.1.post2-cp35-cp35m-linux_x86_64.whl\n";
         let dkms =
             "Loading new nvidia-current-535.161.08 DKMS files...\nBuilding for 6.1.0-21-amd64\n";
         let cases = [
-            (
-                "Ubuntu 22\nCuda 11.7\ndriver is 515.43.04\n",
-                "driver",
-                "515.43.04",
-            ),
-            (
-                "Ubuntu 22\nCuda 11.7\ndriver is 515.43.04\n",
-                "os",
-                "Ubuntu 22",
-            ),
+            (notes, "driver", "515.43.04"),
+            (notes, "os", "Ubuntu 22"),
             (list, "cuda_runtime", "12.4"),
             (list, "framework", "torch 2.6.0+cu124"),
             // collect_env's lowercase "CUDA runtime version" stays nvcc's.

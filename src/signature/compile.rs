@@ -199,16 +199,13 @@ impl Engine {
         // Two signatures may share a pattern text (the shipped library has one such pair), so
         // the cache can hold fewer entries than there are signatures and still be exact.
         let all_known = analyzed.iter().all(|(_, made)| !made);
-        let in_use = || -> std::collections::HashSet<&str> {
-            specs
-                .iter()
-                .map(|(_, _, spec)| spec.pattern.as_str())
-                .collect()
-        };
         let (unchanged, mut updated) = if all_known && cache.len() == specs.len() {
             (true, PatternCache::default())
         } else {
-            let in_use = in_use();
+            let in_use: std::collections::HashSet<&str> = specs
+                .iter()
+                .map(|(_, _, spec)| spec.pattern.as_str())
+                .collect();
             if all_known && cache.len() == in_use.len() {
                 (true, PatternCache::default())
             } else {

@@ -263,6 +263,16 @@ fn a_large_input_on_both_cores_gives_the_same_answer() {
         }
         n += 1;
     }
+    let summary = |out: &ScanOutput| {
+        let hits: Vec<(u64, Vec<u64>)> = out
+            .sigs
+            .iter()
+            .map(|s| (s.count, s.hits.iter().map(|h| h.line).collect()))
+            .collect();
+        let unexplained: Vec<(u64, u64)> =
+            out.unexplained.iter().map(|u| (u.line, u.count)).collect();
+        (hits, unexplained, out.unexplained_total, out.lines)
+    };
     let full = |large: bool| {
         let mut scanner = matcher.scanner();
         if large {
@@ -272,15 +282,7 @@ fn a_large_input_on_both_cores_gives_the_same_answer() {
         for piece in input.chunks(777_777) {
             scanner.feed(piece);
         }
-        let out = scanner.finish();
-        let hits: Vec<(u64, Vec<u64>)> = out
-            .sigs
-            .iter()
-            .map(|s| (s.count, s.hits.iter().map(|h| h.line).collect()))
-            .collect();
-        let unexplained: Vec<(u64, u64)> =
-            out.unexplained.iter().map(|u| (u.line, u.count)).collect();
-        (hits, unexplained, out.unexplained_total, out.lines)
+        summary(&scanner.finish())
     };
     let large = full(true);
     assert_eq!(large, full(false));
@@ -291,14 +293,9 @@ fn a_large_input_on_both_cores_gives_the_same_answer() {
         Ok::<_, std::io::Error>(scanner.feed_owned(piece, crate::pieces::HEAD))
     })
     .unwrap();
-    let out = scanner.finish();
-    let owned: Vec<(u64, Vec<u64>)> = out
-        .sigs
-        .iter()
-        .map(|s| (s.count, s.hits.iter().map(|h| h.line).collect()))
-        .collect();
-    assert_eq!(owned, large.0);
-    assert_eq!(out.lines, large.3);
+    let owned = summary(&scanner.finish());
+    assert_eq!(owned.0, large.0);
+    assert_eq!(owned.3, large.3);
     assert!(large.0.iter().any(|(count, _)| *count > 100), "{large:?}");
     assert_eq!(
         large.3,
