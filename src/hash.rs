@@ -22,6 +22,28 @@ pub fn fnv1a_extend(mut hash: u64, bytes: &[u8]) -> u64 {
     hash
 }
 
+/// For maps whose keys are already [`fnv1a`] hashes: the key is its own hash, so a lookup does
+/// not hash the bytes a second time.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Prehashed(u64);
+
+impl std::hash::Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys are meant; anything else is still hashed, never ignored.
+        self.0 = fnv1a_extend(self.0 ^ 0xcbf2_9ce4_8422_2325, bytes);
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+pub type BuildPrehashed = std::hash::BuildHasherDefault<Prehashed>;
+
 #[cfg(test)]
 mod tests {
     use super::*;

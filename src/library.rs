@@ -702,7 +702,16 @@ impl DocumentCache {
     }
 
     fn parse(bytes: &[u8]) -> Option<HashMap<String, Parsed>> {
-        let mut lines = bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty());
+        // Lines found with `memchr`: splitting a megabyte byte by byte was an eighth of the load.
+        let mut from = 0;
+        let mut lines = memchr::memchr_iter(b'\n', bytes)
+            .chain([bytes.len()])
+            .map(|end| {
+                let line = &bytes[from..end];
+                from = end + 1;
+                line
+            })
+            .filter(|l| !l.is_empty());
         let cache: DocumentCache = serde_json::from_slice(lines.next()?).ok()?;
         if cache.build != DocumentCache::build() {
             return None;

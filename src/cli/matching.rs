@@ -26,7 +26,6 @@ pub struct Args {
 
 pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let library = super::load_library(root)?;
     let (mut reader, name, size): (Box<dyn Read + Send>, String, Option<u64>) =
         match args.file.as_deref() {
             None => (Box::new(io::stdin()), "standard input".to_string(), None),
@@ -41,23 +40,19 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
             }
         };
     // The start of the input, for its environment (versions are printed at the top of what
-    // carries them), is read first: the environment is then worked out on the other core while
-    // the matcher is built and the scan runs.
+    // carries them), is read first: its fields are then read on the other core while the
+    // library loads, the matcher is built and the scan runs.
     let mut head: Vec<u8> = Vec::new();
     let whole = read_head(&mut reader, &mut head).with_context(|| format!("reading {name}"))?;
-    let (report, environment, matcher) = std::thread::scope(|scope| {
-        // The other core: the regexes every scan uses (compiled here while the matcher is built
-        // on this one), then the environment. A thread of its own for them from the start
-        // competed with the library's load, which runs on both cores.
-        let environment = scope.spawn(|| {
+    let (library, report, fingerprint, matcher) = std::thread::scope(|scope| {
+        // The other core: the regexes every scan uses, then the paste's fields. Neither needs
+        // the library, so they overlap its load; the load and the matcher's build spread over
+        // both cores and take up whatever this thread leaves.
+        let fingerprint = scope.spawn(|| {
             crate::signature::warm_up();
-            crate::env::of_paste(
-                &head,
-                &library.stacks,
-                &library.compat,
-                chrono::Local::now().date_naive(),
-            )
+            crate::env::fingerprint::of(&head)
         });
+        let library = super::load_library(root)?;
         let matcher = library.matcher();
         let mut scanner = matcher.scanner();
         if let Some(size) = size {
@@ -78,8 +73,15 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("reading {name}"))?;
         }
         let report = matcher.report(scanner.finish(), args.top, started);
-        anyhow::Ok((report, environment.join().unwrap_or(None), matcher))
+        let fingerprint = fingerprint.join().unwrap_or_default();
+        anyhow::Ok((library, report, fingerprint, matcher))
     })?;
+    let environment = crate::env::of_fingerprint(
+        &fingerprint,
+        &library.stacks,
+        &library.compat,
+        chrono::Local::now().date_naive(),
+    );
     // A `lore doctor` bundle also gets the doctor's checks.
     let doctor = crate::doctor::bundle_checks(&head);
     output::print(|out| {

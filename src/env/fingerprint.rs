@@ -8,6 +8,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::Serialize;
 
+mod needles;
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Field {
     pub value: String,
@@ -124,6 +126,32 @@ impl Rule {
     }
 }
 
+/// The literals one of which every line `pattern` matches holds (lowercase): from the table
+/// made ahead ([`needles::NEEDLES`], by the pattern's hash), or else worked out now. Working
+/// them out for every rule (parsing and analysing 122 patterns) was a third of the fields'
+/// time on a paste; the table is checked against the analysis by a test.
+fn needles_of(pattern: &str) -> Option<Vec<Vec<u8>>> {
+    let hash = crate::hash::fnv1a(pattern.as_bytes());
+    match needles::NEEDLES.binary_search_by_key(&hash, |&(h, _)| h) {
+        Ok(i) => needles::NEEDLES[i]
+            .1
+            .map(|set| set.iter().map(|n| n.to_vec()).collect()),
+        Err(_) => analyze_needles(pattern),
+    }
+}
+
+/// [`needles_of`] by the analysis the signatures use, on the pattern parsed as it is compiled
+/// (see `Rule::re`).
+fn analyze_needles(pattern: &str) -> Option<Vec<Vec<u8>>> {
+    regex_syntax::ParserBuilder::new()
+        .unicode(false)
+        .utf8(false)
+        .build()
+        .parse(pattern)
+        .ok()
+        .and_then(|hir| crate::signature::literal::required_literals(&hir))
+}
+
 const VERSION: &str = r"(?P<v>\d+\.\d+(?:\.\d+)*)";
 
 static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
@@ -134,14 +162,11 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             .replace("[:：=]", "(?::|：|=)")
             .replace("[:：]", "(?::|：)")
             .replace("[x×]", "(?:x|×)");
-        let needles = regex_syntax::parse(&pattern)
-            .ok()
-            .and_then(|hir| crate::signature::literal::required_literals(&hir))
-            .map(|set| {
-                set.iter()
-                    .map(|n| memchr::memmem::Finder::new(n).into_owned())
-                    .collect()
-            });
+        let needles = needles_of(&pattern).map(|set| {
+            set.iter()
+                .map(|n| memchr::memmem::Finder::new(n).into_owned())
+                .collect()
+        });
         Rule {
             pattern,
             needles,
@@ -1224,6 +1249,61 @@ pub fn wheel_arch_list(framework: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table of needles made ahead must be what the analysis gives for every rule, and hold
+    /// nothing else: `LORE_BLESS=1 cargo test --lib needle_table` writes it again.
+    #[test]
+    fn needle_table_is_what_the_analysis_gives() {
+        let mut rows: Vec<(u64, Option<Vec<Vec<u8>>>)> = RULES
+            .iter()
+            .map(|r| {
+                (
+                    crate::hash::fnv1a(r.pattern.as_bytes()),
+                    analyze_needles(&r.pattern),
+                )
+            })
+            .collect();
+        rows.sort();
+        rows.dedup();
+        let table: Vec<(u64, Option<Vec<Vec<u8>>>)> = needles::NEEDLES
+            .iter()
+            .map(|&(h, set)| (h, set.map(|s| s.iter().map(|n| n.to_vec()).collect())))
+            .collect();
+        if table == rows {
+            return;
+        }
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/env/fingerprint/needles.rs"
+        );
+        if std::env::var_os("LORE_BLESS").is_some() {
+            let mut text = String::from(
+                "//! The literals one of which a line must hold for each rule of `RULES` to match it, by\n\
+                 //! the hash (FNV-1a) of the rule's pattern: made by\n\
+                 //! `LORE_BLESS=1 cargo test --lib needle_table` from the analysis the signatures use.\n\
+                 //! Do not edit; a rule missing here is analysed at start-up.\n\n\
+                 #[rustfmt::skip]\n\
+                 pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[\n",
+            );
+            for (hash, set) in &rows {
+                let set = match set {
+                    None => "None".to_string(),
+                    Some(set) => format!(
+                        "Some(&[{}])",
+                        set.iter()
+                            .map(|n| format!("b\"{}\"", n.escape_ascii()))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
+                text.push_str(&format!("    (0x{hash:016x}, {set}),\n"));
+            }
+            text.push_str("];\n");
+            std::fs::write(path, text).expect("write the table");
+            return;
+        }
+        panic!("{path} is out of date: run `LORE_BLESS=1 cargo test --lib needle_table`");
+    }
 
     #[test]
     fn nvidia_smi_names_the_driver_the_cuda_it_supports_and_the_gpu() {

@@ -17,40 +17,79 @@ pub struct Literals {
 }
 
 /// Pattern text → its [`Literals`]. Only patterns that passed every check are stored.
+///
+/// A cache read from disk stays the bytes it was read as, with an index from each pattern's hash
+/// to its record: an entry is decoded only when asked for. Decoding all of them into a map up
+/// front, and freeing that map afterwards, cost more of a paste's start-up than the analyses the
+/// cache saves the matcher from.
 #[derive(Debug, Default, Clone)]
 pub struct PatternCache {
-    map: HashMap<String, Literals>,
+    /// The file as read (its records, after the version line), or empty.
+    raw: Vec<u8>,
+    /// Hash of a pattern's text → where its record starts in `raw`. Two patterns with the same
+    /// hash keep the first: the other is then analysed again, as if it were not stored.
+    index: HashMap<u64, usize, crate::hash::BuildPrehashed>,
+    /// Entries added since the file was read (none of them in `raw`).
+    added: HashMap<String, Literals>,
     dirty: bool,
 }
 
 impl PatternCache {
-    pub fn get(&self, pattern: &str) -> Option<&Literals> {
-        self.map.get(pattern)
+    pub fn get(&self, pattern: &str) -> Option<Literals> {
+        if let Some(found) = self.added.get(pattern) {
+            return Some(found.clone());
+        }
+        let at = *self.index.get(&crate::hash::fnv1a(pattern.as_bytes()))?;
+        let mut rest = &self.raw[at..];
+        let (stored, literals) = record(&mut rest)?;
+        (stored == pattern.as_bytes()).then_some(literals)
     }
 
     pub fn insert(&mut self, pattern: String, literals: Literals) {
-        self.map.insert(pattern, literals);
+        self.added.insert(pattern, literals);
         self.dirty = true;
     }
 
-    /// Whether entries were added since it was read.
+    /// Whether entries were added or dropped since it was read.
     pub fn is_dirty(&self) -> bool {
         self.dirty
     }
 
     pub fn len(&self) -> usize {
-        self.map.len()
+        self.index.len() + self.added.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.len() == 0
     }
 
     /// Keeps only the patterns in `keep` (so a cache does not grow forever as runbooks change).
     pub fn retain(&mut self, keep: impl Fn(&str) -> bool) {
-        let before = self.map.len();
-        self.map.retain(|k, _| keep(k));
-        self.dirty |= self.map.len() != before;
+        let before = self.len();
+        let mut entries = self.entries();
+        entries.retain(|(pattern, _)| keep(pattern));
+        self.raw.clear();
+        self.index.clear();
+        self.added = entries.into_iter().collect();
+        self.dirty |= self.len() != before;
+    }
+
+    /// Every entry, decoded.
+    fn entries(&self) -> Vec<(String, Literals)> {
+        let mut entries: Vec<(String, Literals)> = self
+            .added
+            .iter()
+            .map(|(p, l)| (p.clone(), l.clone()))
+            .collect();
+        for &at in self.index.values() {
+            let mut rest = &self.raw[at..];
+            if let Some((pattern, literals)) = record(&mut rest)
+                && let Ok(pattern) = std::str::from_utf8(pattern)
+            {
+                entries.push((pattern.to_string(), literals));
+            }
+        }
+        entries
     }
 
     /// Reads a cache; anything unreadable gives an empty cache.
@@ -58,31 +97,39 @@ impl PatternCache {
         Self::try_parse(bytes).unwrap_or_default()
     }
 
+    /// Checks every record's shape (one that does not hold together spoils the whole file) and
+    /// indexes where each starts; nothing is decoded.
     fn try_parse(bytes: &[u8]) -> Option<PatternCache> {
-        let mut rest = bytes.strip_prefix(VERSION)?;
-        let mut map = HashMap::new();
+        let raw = bytes.strip_prefix(VERSION)?.to_vec();
+        let mut index: HashMap<u64, usize, crate::hash::BuildPrehashed> =
+            HashMap::with_capacity_and_hasher(raw.len() / 128, Default::default());
+        let mut rest = &raw[..];
         while !rest.is_empty() {
-            let pattern = String::from_utf8(take(&mut rest)?.to_vec()).ok()?;
+            let at = raw.len() - rest.len();
+            let pattern = take(&mut rest)?;
+            std::str::from_utf8(pattern).ok()?;
             let count = take_count(&mut rest)?;
-            let required = if count == NO_LITERAL {
-                None
-            } else {
-                Some(take_set(&mut rest, count)?)
-            };
-            let mut also = Vec::new();
+            if count != NO_LITERAL {
+                skip_set(&mut rest, count)?;
+            }
             for _ in 0..take_count(&mut rest)? {
                 let count = take_count(&mut rest)?;
-                also.push(take_set(&mut rest, count)?);
+                skip_set(&mut rest, count)?;
             }
-            map.insert(pattern, Literals { required, also });
+            index.entry(crate::hash::fnv1a(pattern)).or_insert(at);
         }
-        Some(PatternCache { map, dirty: false })
+        Some(PatternCache {
+            raw,
+            index,
+            added: HashMap::new(),
+            dirty: false,
+        })
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = VERSION.to_vec();
-        let mut entries: Vec<_> = self.map.iter().collect();
-        entries.sort_by(|a, b| a.0.cmp(b.0));
+        let mut entries = self.entries();
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
         for (pattern, literals) in entries {
             put(&mut out, pattern.as_bytes());
             match &literals.required {
@@ -96,6 +143,30 @@ impl PatternCache {
         }
         out
     }
+}
+
+/// One record: the pattern's text and its literals.
+fn record<'a>(rest: &mut &'a [u8]) -> Option<(&'a [u8], Literals)> {
+    let pattern = take(rest)?;
+    let count = take_count(rest)?;
+    let required = if count == NO_LITERAL {
+        None
+    } else {
+        Some(take_set(rest, count)?)
+    };
+    let mut also = Vec::new();
+    for _ in 0..take_count(rest)? {
+        let count = take_count(rest)?;
+        also.push(take_set(rest, count)?);
+    }
+    Some((pattern, Literals { required, also }))
+}
+
+fn skip_set(rest: &mut &[u8], count: u16) -> Option<()> {
+    for _ in 0..count {
+        take(rest)?;
+    }
+    Some(())
 }
 
 fn take_count(rest: &mut &[u8]) -> Option<u16> {
@@ -148,8 +219,8 @@ mod tests {
         let read = PatternCache::parse(&cache.to_bytes());
         assert!(!read.is_dirty());
         assert_eq!(read.len(), 2);
-        assert_eq!(read.get(r"\d+"), Some(&Literals::default()));
-        assert_eq!(read.get("NVRM: Xid"), Some(&xid));
+        assert_eq!(read.get(r"\d+"), Some(Literals::default()));
+        assert_eq!(read.get("NVRM: Xid"), Some(xid));
     }
 
     #[test]

@@ -87,8 +87,8 @@ pub struct Sig {
     pub pattern: String,
     pub lines: usize,
     pub weight: f64,
-    /// In [0.5, 1]: how specific the pattern is (long literal text counts more than wildcards).
-    pub specificity: f64,
+    /// The length of the shortest required literal (0: none), for [`Sig::specificity`].
+    literal_len: usize,
     /// Whether the pattern has a literal the prefilter can find.
     pub has_literal: bool,
     /// Further literal sets a matching line must contain one of each (lowercase; checked ignoring
@@ -103,6 +103,12 @@ impl Sig {
         self.regex
             .get_or_init(|| build_regex(&self.pattern).ok())
             .as_ref()
+    }
+
+    /// In [0.5, 1]: how specific the pattern is (long literal text counts more than
+    /// wildcards). Worked out when a ranking asks, for the few signatures that matched.
+    pub fn specificity(&self) -> f64 {
+        specificity(&self.pattern, self.literal_len)
     }
 
     /// Whether [`Sig::regex`] has been called already.
@@ -185,11 +191,10 @@ impl Engine {
                     .map(move |(s, spec)| (r, s, spec))
             })
             .collect();
+        sigs.reserve(specs.len());
         // Each analysis, and whether it had to be made (it was not in the cache).
         let analyzed = crate::par::map(&specs, |(_, _, spec)| match cache.get(&spec.pattern) {
-            Some(known) if known.required.is_some() || spec.lines == 1 => {
-                (Ok(known.clone()), false)
-            }
+            Some(known) if known.required.is_some() || spec.lines == 1 => (Ok(known), false),
             _ => (analyze_pattern(spec), true),
         });
         // The cache to store for next time: none (an empty, clean one) when every pattern was in
@@ -235,7 +240,6 @@ impl Engine {
                 also,
             } = analysis;
             let index = sigs.len() as u32;
-            let specificity = specificity(&spec.pattern, literal.as_deref());
             match &literal {
                 Some(set) => literals.extend(set.iter().map(|l| (l.clone(), Target::Sig(index)))),
                 None => fallback.push(index),
@@ -248,14 +252,17 @@ impl Engine {
                 pattern: spec.pattern.clone(),
                 lines: spec.lines,
                 weight: spec.weight,
-                specificity,
+                literal_len: literal
+                    .as_deref()
+                    .map_or(0, |set| set.iter().map(Vec::len).min().unwrap_or(0)),
                 has_literal: literal.is_some(),
                 // Windows are matched over several lines: their literals are checked there.
                 also: if spec.lines == 1 { also } else { Vec::new() },
                 regex: OnceLock::new(),
             });
         }
-        literals.sort();
+        // Entries equal in full are the same, so the unstable sort gives the stable order.
+        literals.sort_unstable();
         let mut patterns: Vec<Vec<u8>> = Vec::new();
         let mut targets: Vec<Vec<Target>> = Vec::new();
         for (literal, target) in literals {
@@ -463,10 +470,7 @@ fn analyze_pattern(spec: &SignatureSpec) -> Result<Literals, (String, &'static s
 }
 
 /// Long literal text makes a signature specific; a short literal plus wildcards much less so.
-fn specificity(pattern: &str, literal: Option<&[Vec<u8>]>) -> f64 {
-    let literal_len = literal
-        .map(|set| set.iter().map(Vec::len).min().unwrap_or(0))
-        .unwrap_or(0);
+fn specificity(pattern: &str, literal_len: usize) -> f64 {
     let fixed: usize = pattern
         .chars()
         .filter(|c| c.is_alphanumeric() || *c == ' ')

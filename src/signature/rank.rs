@@ -78,7 +78,7 @@ impl Matcher {
                 })
                 .sum::<f64>()
                 / hits.hits.len().max(1) as f64;
-            let e = sig.weight * sig.specificity * share * (1.0 + 0.3 * (hits.count as f64).ln());
+            let e = sig.weight * sig.specificity() * share * (1.0 + 0.3 * (hits.count as f64).ln());
             let info = &self.runbooks[sig.runbook];
             let entry = evidence.entry(sig.runbook).or_insert((0.0, 0, Vec::new()));
             entry.0 += e;

@@ -671,7 +671,7 @@ fn examine_range(
     }
     let examined = candidates
         .iter()
-        .map(|c| examine(search.engine, buf, c))
+        .map(|c| examine(search.engine, buf, c, search.large))
         .filter(Examined::matters)
         .collect();
     (examined, newlines, looked_at)
@@ -681,19 +681,36 @@ fn examine_range(
 /// signatures on lines with fewer than [`SET_MIN`] of them, and windows): a paste meets most
 /// of them for the first time, and compiling them one after another was half of its scan. The
 /// same regexes are compiled as without it, only sooner.
+///
+/// The signatures of lines with many candidates are compiled too when, with the others, they
+/// are at most [`AHEAD_MAX`]: [`examine`] then needs no set for those lines. Compiling a set
+/// of a dozen patterns, and after it each one that matched, took a third of a paste's scan.
 fn compile_ahead(engine: &Engine, candidates: &[Candidate]) {
-    let mut wanted: Vec<u32> = candidates
-        .iter()
-        .filter(|c| c.sigs.len() < SET_MIN)
-        .flat_map(|c| c.sigs.iter().copied())
-        .filter(|&s| !engine.sigs[s as usize].compiled())
-        .collect();
-    wanted.sort_unstable();
-    wanted.dedup();
+    let uncompiled = |few: bool| {
+        let mut wanted: Vec<u32> = candidates
+            .iter()
+            .filter(|c| (c.sigs.len() < SET_MIN) == few)
+            .flat_map(|c| c.sigs.iter().copied())
+            .filter(|&s| !engine.sigs[s as usize].compiled())
+            .collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        wanted
+    };
+    let mut wanted = uncompiled(true);
+    let more = uncompiled(false);
+    if wanted.len() + more.len() <= AHEAD_MAX {
+        wanted.extend(more);
+        wanted.sort_unstable();
+        wanted.dedup();
+    }
     if wanted.len() > 1 {
         crate::par::map(&wanted, |&s| engine.sigs[s as usize].regex().is_some());
     }
 }
+
+/// How many regexes a small input compiles ahead at most, for lines with many candidates.
+const AHEAD_MAX: usize = 64;
 
 /// `buf[start..end]` cut into [`PIECES`] pieces at line ends.
 fn pieces_of(buf: &[u8], start: usize, end: usize) -> Vec<(usize, usize)> {
@@ -849,7 +866,7 @@ impl Examined {
     }
 }
 
-fn examine(engine: &Engine, buf: &[u8], candidate: &Candidate) -> Examined {
+fn examine(engine: &Engine, buf: &[u8], candidate: &Candidate, large: bool) -> Examined {
     let mut examined = Examined {
         line: candidate.line,
         start: candidate.start,
@@ -869,8 +886,11 @@ fn examine(engine: &Engine, buf: &[u8], candidate: &Candidate) -> Examined {
         }
     }
     // Many candidates at once (a literal a family of patterns shares): one pass of their set
-    // says which can match, and only those run on their own for captures.
-    if single.len() >= SET_MIN {
+    // says which can match, and only those run on their own for captures. In a small input
+    // whose regexes were all compiled ahead, each runs on its own at once.
+    if single.len() >= SET_MIN
+        && (large || single.iter().any(|&s| !engine.sigs[s as usize].compiled()))
+    {
         single.sort_unstable();
         if let Some(set) = engine.set_for(&single) {
             let mut matched = vec![false; single.len()];
