@@ -257,6 +257,18 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "driver",
             "rpm",
         ),
+        // A package named with its version in words (`kmod-nvidia version (575.64.03-1.fc42)`,
+        // as image builds compare them): the kmod is the module, nvidia-driver the user space.
+        rule(
+            r"\bkmod-nvidia(?:-[a-z]+)*\s+version\s*\(?(?P<v>\d{3}\.\d+(?:\.\d+)?)",
+            "kernel_module",
+            "rpm",
+        ),
+        rule(
+            r"\bnvidia-driver\s+version\s*\(?(?P<v>\d{3}\.\d+(?:\.\d+)?)",
+            "driver",
+            "rpm",
+        ),
         rule(r"^nvidia(?:-open)?/{V}, ", "driver", "dkms status"),
         // The OS and kernel.
         rule(
@@ -689,10 +701,26 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "nvidia-docker (the image's CUDA)",
         ),
         // nvidia-container-cli's own verdict that the image needs a newer driver.
+        // Any unmet clause: an image's requirement is its CUDA or a list of exceptions (`cuda>=10.0
+        // brand=tesla,driver>=384,driver<385`), and the tool names the last clause it tried.
         rule(
-            r"(?P<v>requirement error: unsatisfied condition: cuda\s*>=\s*\d+(?:\.\d+)*)",
+            r"(?P<v>requirement error: unsatisfied condition: (?:cuda|brand|driver)\b[^\\\n]*?)\s*(?:,|\\|$)",
             "requirement_refused",
             "nvidia-container-cli",
+        ),
+        // The CUDA an image requires, as the runtime hands it to nvidia-container-cli or as the
+        // image declares it.
+        rule(
+            r"(?:--require=|NVIDIA_REQUIRE_CUDA=)\x22?cuda>=(?P<v>\d+\.\d+)",
+            "cuda_runtime",
+            "the image's CUDA requirement",
+        ),
+        // A driver entry point the program's CUDA calls and libcuda lacks: the driver is older
+        // than that CUDA (`libcuda.so.418.74: undefined symbol: cuCtxCreate_v3`).
+        rule(
+            r"libcuda\.so[\d.]*: (?P<v>undefined symbol: cu[A-Z]\w*)",
+            "driver_insufficient",
+            "the program's CUDA (an entry point libcuda lacks)",
         ),
         rule(
             r"(?P<v>unsupported CUDA version: driver \S+ < image \S+)",
@@ -784,6 +812,8 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "jax",
             "nvidia.com/",
             "unsupported .version",
+            "kernel image",
+            "no_binary_for_gpu",
             // nvidia-smi's table rows name the GPU without saying NVIDIA on older drivers.
             " on |",
             " off |",
@@ -851,6 +881,19 @@ const STATEMENTS: &[(&str, &str, &str)] = &[
         "system has unsupported display driver / cuda driver combination",
         "compat_mismatch",
         "CUDA",
+    ),
+    // The CUDA runtime's error 209 (cudaErrorNoKernelImageForDevice) and the driver API's
+    // name for it: the program carries neither machine code for this GPU's architecture nor
+    // PTX the driver could compile for it.
+    (
+        "no kernel image is available for execution on the device",
+        "arch_refused",
+        "CUDA runtime",
+    ),
+    (
+        "CUDA_ERROR_NO_BINARY_FOR_GPU",
+        "arch_refused",
+        "CUDA driver",
     ),
 ];
 
@@ -1187,8 +1230,8 @@ impl Fingerprint {
     }
 }
 
-/// Where an `arch_list` read from [`WHEEL_ARCHS`] says it came from (a risk, not a violation:
-/// the lists differ by platform, and a printed list beats the table).
+/// Where an `arch_list` read from [`WHEEL_ARCHS`] says it came from (the rule only where the paste
+/// shows Linux on x86_64: the lists differ by platform, and a printed list beats the table).
 pub const WHEEL_TABLE: &str = "PyTorch wheel table (Linux x86_64)";
 
 /// The architectures PyTorch's Linux x86_64 wheels carry, by release and CUDA tag, as PyTorch
@@ -1359,6 +1402,21 @@ mod tests {
             (device, "cc", "6.1"),
             (wheel, "framework", "torch 1.0.1.post2"),
             (wheel, "cuda_runtime", "10.0"),
+            (
+                "Error: kmod-nvidia version (575.64.03-1.fc42) does not match nvidia-driver version (575.64.05-1.fc42)\n",
+                "kernel_module",
+                "575.64.03",
+            ),
+            (
+                "Error: kmod-nvidia version (575.64.03-1.fc42) does not match nvidia-driver version (575.64.05-1.fc42)\n",
+                "driver",
+                "575.64.05",
+            ),
+            (
+                "exec command: [/usr/bin/nvidia-container-cli --load-kmods configure --require=cuda>=10.0 brand=tesla,driver>=384,driver<385 --pid=6244]\n",
+                "cuda_runtime",
+                "10.0",
+            ),
             (
                 "nvidia-driver-latest-dkms-cuda-465.19.01-1.el7.x86_64\n",
                 "driver",

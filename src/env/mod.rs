@@ -383,8 +383,8 @@ fn arch_list_finding(fp: &Fingerprint) -> Option<Finding> {
             rule: "framework-arch-list".into(),
             level: Level::Violation,
             message: format!(
-                "the framework says its build has no code for this GPU (line {}): \"no kernel image is available\"; check its architectures (torch.cuda.get_arch_list()) and install a build for this GPU",
-                refused.line
+                "{} says the program has no code for this GPU (line {}): \"no kernel image is available\"; check the build's architectures (torch.cuda.get_arch_list()) and install a build for this GPU",
+                refused.source, refused.line
             ),
             source: BINARY_COMPATIBILITY.into(),
         });
@@ -413,14 +413,16 @@ fn arch_list_finding(fp: &Fingerprint) -> Option<Finding> {
             false
         }
     });
-    // A list the paste printed is the build's own word; one from the table may be another
-    // platform's.
+    // A list the paste printed is the build's own word; one from the table (Linux x86_64
+    // wheels) is the rule only where the paste shows that platform, else another platform's
+    // wheel may carry another list.
     let from_table = list.source == fingerprint::WHEEL_TABLE;
     Some(Finding {
         rule: "framework-arch-list".into(),
         level: match (runs, from_table) {
             (true, _) => Level::Ok,
             (false, false) => Level::Violation,
+            (false, true) if linux_x86_64(fp) => Level::Violation,
             (false, true) => Level::Risk,
         },
         message: if runs {
@@ -445,6 +447,30 @@ fn arch_list_finding(fp: &Fingerprint) -> Option<Finding> {
             BINARY_COMPATIBILITY.into()
         },
     })
+}
+
+/// Whether the paste shows a Linux system and nothing of another architecture than x86_64 (the
+/// platform of the wheel table): an OS that is not Windows or macOS, and no ARM kernel, Jetson
+/// or Grace board.
+fn linux_x86_64(fp: &Fingerprint) -> bool {
+    let os = match fp.get("os") {
+        Some(os) => os.value.to_ascii_lowercase(),
+        None => return false,
+    };
+    let other_os = ["windows", "macos", "darwin", "mac os"];
+    let arm = [
+        "aarch64", "arm64", "tegra", "jetson", "orin", "xavier", "gh200", "gb200", "gb300",
+    ];
+    let shows = |field: &str, words: &[&str]| {
+        fp.get(field).is_some_and(|f| {
+            let v = f.value.to_ascii_lowercase();
+            words.iter().any(|w| v.contains(w))
+        })
+    };
+    !other_os.iter().any(|w| os.contains(w))
+        && !arm.iter().any(|w| os.contains(w))
+        && !shows("kernel", &arm)
+        && !shows("gpu", &arm)
 }
 
 /// The assessment of a paste that shows at least two fields (a log with one stray version in it
@@ -752,6 +778,61 @@ mod tests {
                 "RuntimeError: CUDA error: system has unsupported display driver / cuda driver combination\n"
             ),
             ["forward-compat-matches-driver"]
+        );
+        // The runtime's "no kernel image", with the GPU known or not.
+        assert_eq!(
+            rules(
+                "torch 2.11.0+cu128\nRuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+            ),
+            ["framework-arch-list"]
+        );
+        // A driver entry point missing from libcuda: the driver is older than the program's CUDA.
+        assert_eq!(
+            rules(
+                "dlerr: /usr/lib64/libcuda.so.418.74: undefined symbol: cuCtxCreate_v3\nNVRM version: NVIDIA UNIX x86_64 Kernel Module  418.74  Wed May  1 21:18:34 PDT 2019\n"
+            ),
+            ["runtime-needs-newer-driver"]
+        );
+        // An image refused for an exception clause (the last one tried): its CUDA needs more.
+        assert!(
+            rules(
+                "exec command: [/usr/bin/nvidia-container-cli --load-kmods configure --require=cuda>=10.0 brand=tesla,driver>=384,driver<385 --pid=6244 /var/lib]\\nnvidia-container-cli: requirement error: unsatisfied condition: brand = tesla\\n\nDriver version:  384.130\n"
+            )
+            .contains(&"container-cuda-requirement".to_string())
+        );
+    }
+
+    /// The wheel table is the rule where the paste shows Linux on x86_64, and only a risk
+    /// elsewhere (another platform's wheels carry other lists).
+    #[test]
+    fn the_wheel_table_is_a_rule_on_linux_only() {
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 12, 1).unwrap();
+        let level = |paste: &str| {
+            assess(&fingerprint::of(paste.as_bytes()), &[], &[], today)
+                .findings
+                .into_iter()
+                .find(|f| f.rule == "framework-arch-list")
+                .map(|f| f.level)
+        };
+        let stack = "PyTorch version: 2.8.0+cu128\nGPU 0: NVIDIA GeForce GTX 1050\n";
+        assert_eq!(
+            level(&format!("OS: Ubuntu 24.04.3 LTS (x86_64)\n{stack}")),
+            Some(Level::Violation)
+        );
+        assert_eq!(
+            level(&format!("OS: Microsoft Windows 11 Pro\n{stack}")),
+            Some(Level::Risk)
+        );
+        assert_eq!(
+            level(stack),
+            Some(Level::Risk),
+            "no OS: the platform is not known"
+        );
+        assert_eq!(
+            level(&format!(
+                "OS: Ubuntu 22.04.4 LTS (aarch64)\nKernel version: 5.15.148-tegra\n{stack}"
+            )),
+            Some(Level::Risk)
         );
     }
 }
