@@ -128,7 +128,7 @@ impl Rule {
 
 /// The literals one of which every line `pattern` matches holds (lowercase): from the table
 /// made ahead ([`needles::NEEDLES`], by the pattern's hash), or else worked out now. Working
-/// them out for every rule (parsing and analysing 122 patterns) was a third of the fields'
+/// them out for every rule (parsing and analysing 122 patterns) was about half of the fields'
 /// time on a paste; the table is checked against the analysis by a test.
 fn needles_of(pattern: &str) -> Option<Vec<Vec<u8>>> {
     let hash = crate::hash::fnv1a(pattern.as_bytes());
@@ -472,6 +472,44 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "driver",
             "environment list",
         ),
+        // In a sentence: "The current installed driver is `525.147.05`".
+        rule(
+            r"(?i)\binstalled (?:nvidia )?driver(?: version)? is\s+[`'\x22]?(?P<v>\d{3}\.\d+(?:\.\d+)?)\b",
+            "driver",
+            "text",
+        ),
+        // conda: the cudatoolkit a list shows or an install command asks for is the CUDA the
+        // framework runs with.
+        rule(
+            r"^(?:cudatoolkit|pytorch-cuda)\s+(?P<v>\d+\.\d+)(?:\.\d+)*\s",
+            "cuda_runtime",
+            "conda list",
+        ),
+        rule(
+            r"\bconda install\b.*\b(?:cudatoolkit|pytorch-cuda)=(?P<v>\d+\.\d+)",
+            "cuda_runtime",
+            "conda install",
+        ),
+        // pacman -Q / -Qs (Arch, Manjaro): `local/nvidia-450xx-utils 450.80.02-1`.
+        rule(
+            r"^(?:local/)?(?:lib32-)?nvidia(?:-\d{3}xx)?-utils\s+(?P<v>\d{3}\.\d+(?:\.\d+)?)",
+            "driver",
+            "pacman",
+        ),
+        rule(r"^(?:local/)?cuda\s+(?P<v>\d+\.\d+\.\d+)-\d", "cuda_toolkit", "pacman"),
+        rule(r"^(?:local/)?cudnn\s+(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)-\d", "cudnn", "pacman"),
+        // NGC containers' start banner: the driver found, and that forward compatibility cannot
+        // make up for it ("compatibility mode is UNAVAILABLE").
+        rule(
+            r"version (?P<v>\d{3}\.\d+(?:\.\d+)?) was detected and compatibility mode is",
+            "driver",
+            "NGC container banner",
+        ),
+        rule(
+            r"version \d{3}\.\d+(?:\.\d+)? was detected and (?P<v>compatibility mode is UNAVAILABLE)",
+            "requirement_refused",
+            "NGC container banner",
+        ),
         // Lists in Chinese (PaddlePaddle's issue template and many others): `cuda版本：9.0.176`.
         rule(
             r"(?i)^(?:nvidia-smi|nvidia\s*驱动|显卡驱动|驱动)\s*版本\s*[:：]\s*{V}",
@@ -700,8 +738,8 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "cuda_runtime",
             "nvidia-docker (the image's CUDA)",
         ),
-        // nvidia-container-cli's own verdict that the image needs a newer driver.
-        // Any unmet clause: an image's requirement is its CUDA or a list of exceptions (`cuda>=10.0
+        // nvidia-container-cli's own verdict that the image needs a newer driver: any unmet
+        // clause, since an image's requirement is its CUDA or a list of exceptions (`cuda>=10.0
         // brand=tesla,driver>=384,driver<385`), and the tool names the last clause it tried.
         rule(
             r"(?P<v>requirement error: unsatisfied condition: (?:cuda|brand|driver)\b[^\\\n]*?)\s*(?:,|\\|$)",
@@ -814,6 +852,9 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "unsupported .version",
             "kernel image",
             "no_binary_for_gpu",
+            "cudatoolkit",
+            "pytorch-cuda",
+            "was detected",
             // nvidia-smi's table rows name the GPU without saying NVIDIA on older drivers.
             " on |",
             " off |",
@@ -1411,6 +1452,38 @@ mod tests {
                 "Error: kmod-nvidia version (575.64.03-1.fc42) does not match nvidia-driver version (575.64.05-1.fc42)\n",
                 "driver",
                 "575.64.05",
+            ),
+            (
+                "local/nvidia-450xx-utils 450.80.02-1\n",
+                "driver",
+                "450.80.02",
+            ),
+            ("local/cuda 11.1.1-1\n", "cuda_toolkit", "11.1.1"),
+            ("local/cudnn 8.0.5.39-1\n", "cudnn", "8.0.5.39"),
+            (
+                "cudatoolkit               10.2.89              hfd86e86_1\n",
+                "cuda_runtime",
+                "10.2",
+            ),
+            (
+                "conda install pytorch torchvision cudatoolkit=10.2 -c pytorch\n",
+                "cuda_runtime",
+                "10.2",
+            ),
+            (
+                "The current installed driver is `525.147.05` which is insufficient\n",
+                "driver",
+                "525.147.05",
+            ),
+            (
+                "ERROR: This container was built for NVIDIA Driver Release 450.51 or later, but\n       version 410.78 was detected and compatibility mode is UNAVAILABLE.\n",
+                "driver",
+                "410.78",
+            ),
+            (
+                "ERROR: This container was built for NVIDIA Driver Release 450.51 or later, but\n       version 410.78 was detected and compatibility mode is UNAVAILABLE.\n",
+                "requirement_refused",
+                "compatibility mode is UNAVAILABLE",
             ),
             (
                 "exec command: [/usr/bin/nvidia-container-cli --load-kmods configure --require=cuda>=10.0 brand=tesla,driver>=384,driver<385 --pid=6244]\n",

@@ -265,7 +265,9 @@ pub fn assess(
             .any(|f| f.rule == "container-cuda-requirement" && f.level == Level::Violation)
     {
         let judged_ok = minimum_driver(Level::Ok);
-        let known = driver.or(module);
+        // A driver the program reached: its version, or the CUDA it supports as PyTorch prints it
+        // ("found version 12080").
+        let known = driver.or(module).or_else(|| fp.get("driver_cuda"));
         let level = if known.is_some() && !judged_ok {
             Level::Violation
         } else {
@@ -278,7 +280,11 @@ pub fn assess(
                 "{} says the driver is older than its CUDA needs (line {}{}){}",
                 said.source,
                 said.line,
-                known.map_or(String::new(), |d| format!("; the driver is {}", d.value)),
+                match (driver.or(module), known) {
+                    (Some(d), _) => format!("; the driver is {}", d.value),
+                    (None, Some(c)) => format!("; the driver supports CUDA {}", c.value),
+                    (None, None) => String::new(),
+                },
                 if level == Level::Violation {
                     ": update the driver, or use a build made for an older CUDA (runbook cuda-driver-too-old)"
                 } else {
@@ -790,6 +796,13 @@ mod tests {
         assert_eq!(
             rules(
                 "dlerr: /usr/lib64/libcuda.so.418.74: undefined symbol: cuCtxCreate_v3\nNVRM version: NVIDIA UNIX x86_64 Kernel Module  418.74  Wed May  1 21:18:34 PDT 2019\n"
+            ),
+            ["runtime-needs-newer-driver"]
+        );
+        // PyTorch's "too old" with the CUDA the driver supports: a driver was reached.
+        assert_eq!(
+            rules(
+                "RuntimeError: The NVIDIA driver on your system is too old (found version 12080). Please update your GPU driver\n"
             ),
             ["runtime-needs-newer-driver"]
         );
