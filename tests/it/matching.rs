@@ -390,3 +390,30 @@ fn ordinary_log_lines_rarely_stop_the_literal_search() {
         100.0 * share
     );
 }
+
+/// The two lines the project's founding outage was told in, typed from memory: the paraphrased API
+/// mismatch first, the module that would not load next, with the shipped library.
+#[test]
+fn the_operators_two_lines_get_their_runbooks_in_order() {
+    let library = crate::support::library_copy();
+    let out = crate::support::lore_in(
+        library.path(),
+        &["match", "--json"],
+        b"NVRM: API mismatch: client driver version 535.104.05 and kernel module version 535.86.01\nnvidia-modprobe: failed to load module nvidia\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = json(&out);
+    let mut answers = causes(&report);
+    answers.extend(
+        report["similar"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|s| s["runbook"].as_str().unwrap().to_string()),
+    );
+    assert_eq!(answers[0], "driver-version-mismatch", "{answers:?}");
+    assert!(
+        answers[..answers.len().min(3)].contains(&"driver-not-loaded".to_string()),
+        "{answers:?}"
+    );
+}
