@@ -547,6 +547,13 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "torch",
             "environment list",
         ),
+        // A distribution and its release in a sentence ("on Debian 12", "an Ubuntu 22.04
+        // system"): kept apart and used only when nothing else names the OS (see `derive`).
+        rule(
+            r"\b(?P<v>(?:Ubuntu|Debian|Fedora|CentOS(?: Linux)?|CentOS Stream|Rocky Linux|AlmaLinux|Red Hat Enterprise Linux|RHEL|openSUSE(?: Leap)?|SLES|Linux Mint|Pop!_OS) \d+(?:\.\d+)*(?: LTS)?)\b",
+            "os_text",
+            "text",
+        ),
         // A line that is only an Ubuntu release (`Ubuntu 22`, `Ubuntu 22.04 LTS`) in a list.
         rule(
             r"^(?P<v>Ubuntu \d{2}(?:\.\d{2}(?:\.\d+)?)?(?: LTS)?)\s*$",
@@ -833,6 +840,20 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "gpu",
             "os:",
             "os：",
+            "os**",
+            "distribution:",
+            "ubuntu",
+            "debian",
+            "fedora",
+            "centos",
+            "rocky linux",
+            "almalinux",
+            "red hat",
+            "rhel",
+            "opensuse",
+            "sles",
+            "linux mint",
+            "pop!_os",
             // Newer collect_env pads its keys: `OS                           : Ubuntu ...`.
             "os   ",
             "python",
@@ -945,6 +966,14 @@ const FORM_HEADINGS: &[(&str, &str)] = &[
     ("Kernel Release", "kernel"),
     ("Operating System and Version", "os"),
 ];
+/// A list item naming the OS: a bullet, the key (bold or not), its answer.
+static OS_ITEM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^\s*[-*]\s+\**(?:host |operating system |linux )?(?:os|operating system|distribution|distro)\**\s*[:：]\s*\**\s*(?P<v>[A-Za-z][^(\n*]*?)\s*\**\s*(?:\(.*)?$",
+    )
+    .expect("valid")
+});
+
 /// A line that is only a version (`590.48.01-2`, `6.12.65-1-lts`), or a package's name and
 /// version (`nvidia-drivers-530.41.03`).
 static LONE_VERSION: LazyLock<Regex> = LazyLock::new(|| {
@@ -1042,6 +1071,15 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             if let Some(at) = raw.find(words) {
                 fp.add(field, &raw[at..at + words.len()], n as u64 + 1, source);
             }
+        }
+        // A list's OS item (`- OS: Gentoo Linux`, `- **Host OS**: Ubuntu 22.04`, `Distribution:
+        // Manjaro`): the name may carry no number, so it is read before lines without digits
+        // are passed over.
+        // A bare "Linux" names no distribution: the next item often does.
+        if let Some(v) = OS_ITEM.captures(raw).and_then(|c| c.name("v"))
+            && !["linux", "gnu/linux"].contains(&v.as_str().to_ascii_lowercase().as_str())
+        {
+            fp.add("os", v.as_str(), n as u64 + 1, "environment list");
         }
         if !raw.bytes().any(|b| b.is_ascii_digit()) {
             continue;
@@ -1236,6 +1274,11 @@ impl Fingerprint {
                 let value = format!("{}.{}", major.value, minor.value);
                 self.add(field, &value, major.line, major.source);
             }
+        }
+        if let Some(text) = self.fields.remove("os_text")
+            && self.get("os").is_none()
+        {
+            self.add("os", &text.value, text.line, text.source);
         }
         if self.get("cc").is_none()
             && let Some(gpu) = self.get("gpu").cloned()
@@ -1443,6 +1486,19 @@ mod tests {
             (device, "cc", "6.1"),
             (wheel, "framework", "torch 1.0.1.post2"),
             (wheel, "cuda_runtime", "10.0"),
+            ("- OS: Gentoo Linux\n", "os", "Gentoo Linux"),
+            ("- **Host OS**: Ubuntu 22.04\n", "os", "Ubuntu 22.04"),
+            (" - OS: Linux\n - Distribution: Manjaro\n", "os", "Manjaro"),
+            (
+                "With Laptop with RTX 4050, on Debian 12.\n",
+                "os",
+                "Debian 12",
+            ),
+            (
+                "I am on Ubuntu 20.04 LTS\nOS: Ubuntu 22.04.3 LTS (x86_64)\n",
+                "os",
+                "Ubuntu 22.04.3 LTS",
+            ),
             (
                 "Error: kmod-nvidia version (575.64.03-1.fc42) does not match nvidia-driver version (575.64.05-1.fc42)\n",
                 "kernel_module",

@@ -137,6 +137,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0xf8a9c0f26c3261bb, Some(&[b"firmware-nvidia-gsp", b"libcuda1", b"libegl-nvidia0", b"libgl1-nvidia", b"libnvidia-cfg1", b"libnvidia-common", b"libnvidia-compute", b"libnvidia-decode", b"libnvidia-egl-wayland", b"libnvidia-encode", b"libnvidia-extra", b"libnvidia-fbc1", b"libnvidia-gl", b"libnvidia-ml1", b"nvidia-kernel-dkms", b"nvidia-smi", b"nvidia-utils-", b"xserver-xorg-video-nvidia"])),
     (0xfa400a946d3efe7d, Some(&[b"but source was compiled with: "])),
     (0xfc556900af6c71a9, Some(&[b"library=cuda"])),
+    (0xfc6734140f7520db, Some(&[b"almalinux ", b"centos ", b"debian ", b"fedora ", b"linux mint ", b"opensuse ", b"pop!_os ", b"red hat enterprise linux ", b"rhel ", b"rocky linux ", b"sles ", b"ubuntu "])),
     (0xfee350731d2b37b5, Some(&[b"cuda"])),
     (0xff247e9856c83d5f, Some(&[b"installed driver is", b"installed driver version is", b"installed nvidia driver is", b"installed nvidia driver version is"])),
 ];
