@@ -252,10 +252,18 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "driver",
             "dpkg",
         ),
+        // A driver's version has a three-digit branch: `kmod-nvidia-5.14.0-427.el9_4-575.64-1`
+        // names the kernel first (read below).
         rule(
-            r"^(?:kmod-nvidia(?:-latest)?(?:-dkms)?|nvidia-driver(?:-latest)?(?:-dkms)?(?:-cuda)?(?:-libs)?|cuda-drivers|xorg-x11-drv-nvidia)-{V}",
+            r"^(?:kmod-nvidia(?:-latest)?(?:-dkms)?|nvidia-driver(?:-latest)?(?:-dkms)?(?:-cuda)?(?:-libs)?|cuda-drivers|xorg-x11-drv-nvidia)-(?P<v>\d{3}\.\d+(?:\.\d+)?)\b",
             "driver",
             "rpm",
+        ),
+        // A kmod built for one kernel (RHEL's and negativo17's packages): the module's version.
+        rule(
+            r"^kmod-nvidia(?:-open)?-\d+\.\d+\.\d+-[\w.]+?-(?P<v>\d{3}\.\d+(?:\.\d+)?)-\d",
+            "kernel_module",
+            "rpm (kmod for a kernel)",
         ),
         // A package named with its version in words (`kmod-nvidia version (575.64.03-1.fc42)`,
         // as image builds compare them): the kmod is the module, nvidia-driver the user space.
@@ -471,6 +479,12 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             r"(?i)^(?:nvidia |gpu )?driver(?: version)?(?: is)?\s+(?P<v>\d{3}\.\d+(?:\.\d+)?)\b",
             "driver",
             "environment list",
+        ),
+        // XLA comparing the driver's CUDA with ptxas's (the toolkit it compiles with).
+        rule(
+            r"older than the ptxas CUDA version \((?P<v>\d+\.\d+(?:\.\d+)?)\)",
+            "cuda_toolkit",
+            "XLA (ptxas)",
         ),
         // In a sentence: "The current installed driver is `525.147.05`".
         rule(
@@ -1487,6 +1501,21 @@ mod tests {
             (wheel, "framework", "torch 1.0.1.post2"),
             (wheel, "cuda_runtime", "10.0"),
             ("- OS: Gentoo Linux\n", "os", "Gentoo Linux"),
+            (
+                "kmod-nvidia-5.14.0-427.el9_4-575.64-1.el9.x86_64\n",
+                "kernel_module",
+                "575.64",
+            ),
+            (
+                "kmod-nvidia-5.14.0-427.el9_4-575.64-1.el9.x86_64\n",
+                "driver",
+                "",
+            ),
+            (
+                "The NVIDIA driver's CUDA version is 12.2 which is older than the ptxas CUDA version (12.3.107). Because the driver is older\n",
+                "cuda_toolkit",
+                "12.3.107",
+            ),
             ("- **Host OS**: Ubuntu 22.04\n", "os", "Ubuntu 22.04"),
             (" - OS: Linux\n - Distribution: Manjaro\n", "os", "Manjaro"),
             (

@@ -190,7 +190,7 @@ pub fn assess(
                 ),
                 source: MISMATCH.into(),
             });
-        } else {
+        } else if fp.get("nvml_mismatch").is_none() {
             findings.push(Finding {
                 rule: "driver-equals-kernel-module".into(),
                 level: Level::Ok,
@@ -202,10 +202,14 @@ pub fn assess(
             });
         }
     }
-    // NVML's own word that the library and the loaded module differ, when the paste does not
-    // show both versions.
+    // NVML's own word that the library and the loaded module differ, unless the versions shown
+    // already differ: NVML compares them itself, so its word beats two readings that look the
+    // same (its "library version: 575.64" is cut to two parts: a 575.64.03 user space on a
+    // 575.64 module prints as 575.64 twice).
     if let Some(said) = fp.get("nvml_mismatch")
-        && (driver.is_none() || module.is_none())
+        && driver
+            .zip(module)
+            .is_none_or(|(d, m)| compare_versions(&d.value, &m.value) == Ordering::Equal)
     {
         findings.push(Finding {
             rule: "driver-equals-kernel-module".into(),
@@ -728,6 +732,13 @@ mod tests {
         assert_eq!(
             rules(
                 "Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 570.86\n"
+            ),
+            ["driver-equals-kernel-module"]
+        );
+        // NVML's word beats two readings equal only at the precision NVML prints.
+        assert_eq!(
+            rules(
+                "Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 575.64\nkmod-nvidia-5.14.0-427.el9_4-575.64-1.el9.x86_64\n"
             ),
             ["driver-equals-kernel-module"]
         );
