@@ -1488,6 +1488,8 @@ mod tests {
         let wheel = "pip3 install https://download.pytorch.org/whl/cu100/torch-1.0.1.post2-cp35-cp35m-linux_x86_64.whl\n";
         let dkms =
             "Loading new nvidia-current-535.161.08 DKMS files...\nBuilding for 6.1.0-21-amd64\n";
+        let kmod = "kmod-nvidia-5.14.0-427.el9_4-575.64-1.el9.x86_64\n";
+        let fc42 = "Error: kmod-nvidia version (575.64.03-1.fc42) does not match nvidia-driver version (575.64.05-1.fc42)\n";
         let cases = [
             (notes, "driver", "515.43.04"),
             (notes, "os", "Ubuntu 22"),
@@ -1501,16 +1503,8 @@ mod tests {
             (wheel, "framework", "torch 1.0.1.post2"),
             (wheel, "cuda_runtime", "10.0"),
             ("- OS: Gentoo Linux\n", "os", "Gentoo Linux"),
-            (
-                "kmod-nvidia-5.14.0-427.el9_4-575.64-1.el9.x86_64\n",
-                "kernel_module",
-                "575.64",
-            ),
-            (
-                "kmod-nvidia-5.14.0-427.el9_4-575.64-1.el9.x86_64\n",
-                "driver",
-                "",
-            ),
+            (kmod, "kernel_module", "575.64"),
+            (kmod, "driver", ""),
             (
                 "The NVIDIA driver's CUDA version is 12.2 which is older than the ptxas CUDA version (12.3.107). Because the driver is older\n",
                 "cuda_toolkit",
@@ -1528,16 +1522,8 @@ mod tests {
                 "os",
                 "Ubuntu 22.04.3 LTS",
             ),
-            (
-                "Error: kmod-nvidia version (575.64.03-1.fc42) does not match nvidia-driver version (575.64.05-1.fc42)\n",
-                "kernel_module",
-                "575.64.03",
-            ),
-            (
-                "Error: kmod-nvidia version (575.64.03-1.fc42) does not match nvidia-driver version (575.64.05-1.fc42)\n",
-                "driver",
-                "575.64.05",
-            ),
+            (fc42, "kernel_module", "575.64.03"),
+            (fc42, "driver", "575.64.05"),
             (
                 "local/nvidia-450xx-utils 450.80.02-1\n",
                 "driver",
