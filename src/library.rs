@@ -397,9 +397,7 @@ impl Library {
     /// checkout) only costs speed.
     pub fn matcher(&self) -> Matcher {
         let path = self.root.join(CACHE_DIR).join(PATTERN_CACHE);
-        let cache = fs::read(&path)
-            .map(|bytes| PatternCache::parse(&bytes))
-            .unwrap_or_default();
+        let cache = fs::read(&path).map(PatternCache::parse).unwrap_or_default();
         // The similar tier's index, kept for the same documents and the same build of lore.
         let similar_path = self.root.join(CACHE_DIR).join(SIMILAR_CACHE);
         let key = self.documents_key().to_le_bytes();

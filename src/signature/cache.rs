@@ -24,7 +24,7 @@ pub struct Literals {
 /// cache saves the matcher from.
 #[derive(Debug, Default, Clone)]
 pub struct PatternCache {
-    /// The file as read (its records, after the version line), or empty.
+    /// The file as read (the version line, then its records), or empty.
     raw: Vec<u8>,
     /// Hash of a pattern's text → where its record starts in `raw`. Two patterns with the same
     /// hash keep the first: the other is then analysed again, as if it were not stored.
@@ -92,18 +92,18 @@ impl PatternCache {
         entries
     }
 
-    /// Reads a cache; anything unreadable gives an empty cache.
-    pub fn parse(bytes: &[u8]) -> PatternCache {
+    /// Reads a cache, keeping the bytes as they are (no copy); anything unreadable gives an
+    /// empty cache.
+    pub fn parse(bytes: Vec<u8>) -> PatternCache {
         Self::try_parse(bytes).unwrap_or_default()
     }
 
     /// Checks every record's shape (one that does not hold together spoils the whole file) and
     /// indexes where each starts; nothing is decoded.
-    fn try_parse(bytes: &[u8]) -> Option<PatternCache> {
-        let raw = bytes.strip_prefix(VERSION)?.to_vec();
+    fn try_parse(raw: Vec<u8>) -> Option<PatternCache> {
         let mut index: HashMap<u64, usize, crate::hash::BuildPrehashed> =
             HashMap::with_capacity_and_hasher(raw.len() / 128, Default::default());
-        let mut rest = &raw[..];
+        let mut rest = raw.strip_prefix(VERSION)?;
         while !rest.is_empty() {
             let at = raw.len() - rest.len();
             let pattern = take(&mut rest)?;
@@ -216,7 +216,7 @@ mod tests {
         cache.insert("NVRM: Xid".into(), xid.clone());
         cache.insert(r"\d+".into(), Literals::default());
         assert!(cache.is_dirty());
-        let read = PatternCache::parse(&cache.to_bytes());
+        let read = PatternCache::parse(cache.to_bytes());
         assert!(!read.is_dirty());
         assert_eq!(read.len(), 2);
         assert_eq!(read.get(r"\d+"), Some(Literals::default()));
@@ -225,12 +225,12 @@ mod tests {
 
     #[test]
     fn garbage_is_an_empty_cache() {
-        assert!(PatternCache::parse(b"").is_empty());
-        assert!(PatternCache::parse(b"lore-pattern-cache 1\n\x05").is_empty());
+        assert!(PatternCache::parse(Vec::new()).is_empty());
+        assert!(PatternCache::parse(b"lore-pattern-cache 1\n\x05".to_vec()).is_empty());
         let mut bytes = PatternCache::default().to_bytes();
         bytes.extend_from_slice(&[9, 0, 0, 0, b'x']);
         assert!(
-            PatternCache::parse(&bytes).is_empty(),
+            PatternCache::parse(bytes).is_empty(),
             "a truncated record spoils the file"
         );
     }

@@ -310,7 +310,7 @@ fn an_exact_cache_is_not_copied_even_with_shared_patterns() {
     let runbooks = library();
     let first = compile::Engine::with_cache(&runbooks, &PatternCache::default());
     assert!(first.cache.is_dirty());
-    let stored = PatternCache::parse(&first.cache.to_bytes());
+    let stored = PatternCache::parse(first.cache.to_bytes());
     assert!(
         stored.len() < first.sigs.len(),
         "the test library shares a pattern"
