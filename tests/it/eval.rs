@@ -358,18 +358,11 @@ fn similar_tier_on_tuning_and_test_splits() {
         pct(test_raised.len(), test_negatives),
         test_raised.join("\n  "),
     );
-    // What the thresholds were chosen for, on the tuning folders: at most 1 negative in 25.
-    assert!(
-        tune_raised.len() * 25 <= tune_negatives,
-        "tuning negatives raised: {}",
-        tune_raised.join("\n")
-    );
-    assert!(
-        tune.4 >= tune.2,
-        "the similar tier only adds answers after the signatures"
-    );
     if std::env::var_os("LORE_TUNE_SIMILAR").is_some() {
         similar_alone_grid();
+        if std::env::var_os("LORE_TUNE_HELD_OUT").is_some() {
+            return;
+        }
         for min_score in [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8] {
             for min_margin in [0.0, 0.03, 0.06, 0.1, 0.15, 0.2] {
                 let p = SimilarParams {
@@ -390,129 +383,139 @@ fn similar_tier_on_tuning_and_test_splits() {
             }
         }
     }
+    // What the thresholds were chosen for, on the tuning folders: at most 1 negative in 25.
+    assert!(
+        tune_raised.len() * 25 <= tune_negatives,
+        "tuning negatives raised: {}",
+        tune_raised.join("\n")
+    );
+    assert!(
+        tune.4 >= tune.2,
+        "the similar tier only adds answers after the signatures"
+    );
 }
 
-/// The similar tier alone on the tuning folders, as if no signature existed: every error-looking
-/// line of a case is looked up, and a suggestion is right when it names the case's runbook.
-/// (The runbooks' examples include lines of some tuning cases, so this flatters recall; it is a
-/// guide for the thresholds, not a figure to report.)
+/// The similar tier alone on the tuning folders, as if no signature existed: each case goes
+/// through `lore match` with a library whose runbooks have no signatures, so every error-looking
+/// line (and a short paste as a whole) is looked up, and a suggestion is right when it names the
+/// case's runbook. The runbooks' examples include lines of many tuning cases, which flatters
+/// recall; with `LORE_TUNE_HELD_OUT=1` each case is looked up in an index built without the
+/// example lines and incident log lines that are its own (most of their words are in one of its
+/// lines), which is what a paste in unseen wording meets. A guide for the thresholds, not a
+/// figure to report.
 fn similar_alone_grid() {
     use lore::search::similar::SimilarIndex;
     let library = Library::load(&repo_root()).expect("repository library");
-    let index = SimilarIndex::new(&library.runbooks, &library.incidents);
     let mut bare = library.runbooks.clone();
     for r in &mut bare {
         r.signatures.clear();
     }
-    let lines_only = Matcher::new(&bare, &[], &Default::default());
-    let ids: Vec<&str> = library.runbooks.iter().map(|r| r.id.as_str()).collect();
-    let mut cases: Vec<(Option<String>, Vec<String>)> = Vec::new();
+    let mut cases: Vec<(Option<String>, Vec<u8>)> = Vec::new();
     for name in ["match", "real"] {
-        for dir in fs::read_dir(repo_root().join("eval").join(name))
-            .unwrap()
-            .flatten()
-        {
-            let expected = dir.file_name().to_string_lossy().into_owned();
-            for log in logs(&dir.path()) {
-                let report = lines_only.match_bytes(&fs::read(&log).unwrap(), None);
-                cases.push((
-                    Some(expected.clone()),
-                    report.unexplained.into_iter().map(|u| u.text).collect(),
-                ));
+        for dir in labelled_dirs(&repo_root().join("eval").join(name), name) {
+            let expected = dir.file_name().unwrap().to_string_lossy().into_owned();
+            for log in logs(&dir) {
+                cases.push((Some(expected.clone()), fs::read(&log).unwrap()));
             }
         }
     }
     for name in ["healthy", "real-healthy"] {
         for log in logs(&repo_root().join("eval").join(name)) {
-            let report = lines_only.match_bytes(&fs::read(&log).unwrap(), None);
-            cases.push((
-                None,
-                report.unexplained.into_iter().map(|u| u.text).collect(),
-            ));
+            cases.push((None, fs::read(&log).unwrap()));
         }
     }
-    // Held out: each case looked up in an index built without the example lines and incident
-    // log lines that are the case's own (the words of a line of the case), which is what a paste
-    // in unseen wording meets. Built once per case; the thresholds are tried on each.
-    let held_out: Vec<SimilarIndex> = if std::env::var_os("LORE_TUNE_HELD_OUT").is_some() {
-        cases
-            .iter()
-            .map(|(_, lines)| {
-                let own: Vec<Vec<String>> = lines.iter().map(|l| words(l)).collect();
-                let is_own = |text: &str| {
-                    let w = words(text);
-                    !w.is_empty() && own.iter().any(|o| overlap(&w, o) >= 0.6)
-                };
-                let mut runbooks = library.runbooks.clone();
-                for r in &mut runbooks {
-                    for s in &mut r.signatures {
-                        s.examples.retain(|e| !is_own(&e.text));
-                    }
+    let held_out = std::env::var_os("LORE_TUNE_HELD_OUT").is_some();
+    let shared = Matcher::with_similar(
+        &bare,
+        &[],
+        &Default::default(),
+        Some(SimilarIndex::new(&library.runbooks, &library.incidents)),
+    );
+    let grid: Vec<(f64, f64)> = [0.4, 0.45, 0.5, 0.55, 0.6]
+        .iter()
+        .flat_map(|&s| [0.0, 0.01, 0.02, 0.03, 0.05, 0.1].map(|m| (s, m)))
+        .collect();
+    // Per grid point: right, wrong, silent, negatives raised, positives.
+    let mut tally = vec![(0, 0, 0, 0, 0); grid.len()];
+    for (expected, bytes) in &cases {
+        let own_matcher;
+        let matcher = if held_out {
+            let text = String::from_utf8_lossy(bytes);
+            let own: Vec<Vec<String>> = text.lines().map(words).filter(|w| w.len() >= 2).collect();
+            let is_own = |line: &str| {
+                let w = words(line);
+                !w.is_empty() && own.iter().any(|o| overlap(&w, o) >= 0.6)
+            };
+            let mut runbooks = library.runbooks.clone();
+            for r in &mut runbooks {
+                for s in &mut r.signatures {
+                    s.examples.retain(|e| !is_own(&e.text));
                 }
-                let mut incidents = library.incidents.clone();
-                for i in &mut incidents {
-                    i.body = i
-                        .body
-                        .lines()
-                        .filter(|l| !is_own(l))
-                        .collect::<Vec<_>>()
-                        .join("\n");
-                }
-                SimilarIndex::new(&runbooks, &incidents)
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    for min_score in [0.45, 0.5, 0.55, 0.6] {
-        for min_margin in [0.0, 0.01, 0.02, 0.03, 0.05, 0.1] {
+            }
+            let mut incidents = library.incidents.clone();
+            for i in &mut incidents {
+                i.body = i
+                    .body
+                    .lines()
+                    .filter(|l| !is_own(l))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+            }
+            own_matcher = Matcher::with_similar(
+                &bare,
+                &[],
+                &Default::default(),
+                Some(SimilarIndex::new(&runbooks, &incidents)),
+            );
+            &own_matcher
+        } else {
+            &shared
+        };
+        if std::env::var_os("LORE_TUNE_SHOW").is_some() {
+            let free = SimilarParams {
+                min_score: 0.0,
+                min_margin: 0.0,
+            };
+            let report = matcher.match_bytes_with(bytes, None, free);
+            let got: Vec<String> = report
+                .similar
+                .iter()
+                .map(|s| format!("{}:{}", s.runbook, s.score))
+                .collect();
+            println!("SHOW want {expected:?} got {got:?}");
+        }
+        for (n, &(min_score, min_margin)) in grid.iter().enumerate() {
             let p = SimilarParams {
                 min_score,
                 min_margin,
             };
-            let (mut right, mut wrong, mut silent, mut alarms, mut positives) = (0, 0, 0, 0, 0);
-            for (n, (expected, lines)) in cases.iter().enumerate() {
-                let texts: Vec<&str> = lines.iter().map(String::as_str).collect();
-                let index = held_out.get(n).unwrap_or(&index);
-                let got = index.suggest(&texts, &[], p);
-                if std::env::var_os("LORE_TUNE_SHOW").is_some()
-                    && min_score == 0.5
-                    && min_margin == 0.0
-                {
-                    let names: Vec<String> = got
-                        .iter()
-                        .map(|s| format!("{}:{}", ids[s.runbook], s.score))
-                        .collect();
-                    let ok = expected
-                        .as_deref()
-                        .is_some_and(|e| got.iter().take(3).any(|s| ids[s.runbook] == e));
-                    println!(
-                        "SHOW {} want {:?} got {:?} lines {}",
-                        if ok { "ok" } else { "MISS" },
-                        expected,
-                        names,
-                        texts.len()
-                    );
-                }
-                match expected {
-                    Some(e) => {
-                        positives += 1;
-                        if got.iter().take(3).any(|s| ids[s.runbook] == e) {
-                            right += 1;
-                        } else if got.is_empty() {
-                            silent += 1;
-                        } else {
-                            wrong += 1;
-                        }
+            let got = matcher.match_bytes_with(bytes, None, p).similar;
+            let t = &mut tally[n];
+            match expected {
+                Some(e) => {
+                    t.4 += 1;
+                    if got.iter().take(3).any(|s| &s.runbook == e) {
+                        t.0 += 1;
+                    } else if got.is_empty() {
+                        t.2 += 1;
+                    } else {
+                        t.1 += 1;
                     }
-                    None => alarms += usize::from(!got.is_empty()),
                 }
+                None => t.3 += usize::from(!got.is_empty()),
             }
-            println!(
-                "alone{} min_score {min_score:.2} margin {min_margin:.2}: right {right}/{positives}, wrong {wrong}, silent {silent}; negatives raised {alarms}",
-                if held_out.is_empty() { "" } else { " held out" }
-            );
         }
+    }
+    for (&(min_score, min_margin), t) in grid.iter().zip(&tally) {
+        println!(
+            "alone{} min_score {min_score:.2} margin {min_margin:.2}: right {}/{}, wrong {}, silent {}; negatives raised {}",
+            if held_out { " held out" } else { "" },
+            t.0,
+            t.4,
+            t.1,
+            t.2,
+            t.3
+        );
     }
 }
 
