@@ -39,8 +39,9 @@ impl Fingerprint {
 
     fn add(&mut self, field: &str, value: &str, line: u64, source: &'static str) {
         let mut value = value.trim().trim_end_matches(['.', ',', ':']).trim_end();
-        // "Tesla V100-PCIE-32GB GPU": the word is not part of the name.
-        if field == "gpu" {
+        // "Tesla V100-PCIE-32GB GPU": the word is not part of the name, except in a laptop
+        // part's ("GeForce RTX 3060 Laptop GPU" is what NVIDIA calls it).
+        if field == "gpu" && !value.ends_with(" Laptop GPU") {
             value = value.strip_suffix(" GPU").unwrap_or(value).trim_end();
         }
         let value = value.to_string();
@@ -56,7 +57,18 @@ impl Fingerprint {
             None => {
                 self.fields.insert(field.to_string(), new);
             }
-            Some(old) if same_value(field, &old.value, &new.value) => {}
+            // The same version again, printed more fully (NVML's `575.64` and a package's
+            // `575.64.03`): the fuller one is kept.
+            Some(old) if same_value(field, &old.value, &new.value) => {
+                let parts = |v: &str| v.split('.').count();
+                // (Not a module: kmods built for two kernels can be two builds.)
+                if !["gpu", "os", "kernel_module"].contains(&field)
+                    && parts(&new.value) > parts(&old.value)
+                    && new.value.starts_with(old.value.as_str())
+                {
+                    self.fields.insert(field.to_string(), new);
+                }
+            }
             Some(old) => {
                 let old = old.clone();
                 match self.conflicts.iter_mut().find(|c| c.field == field) {
@@ -153,12 +165,17 @@ fn analyze_needles(pattern: &str) -> Option<Vec<Vec<u8>>> {
 }
 
 const VERSION: &str = r"(?P<v>\d+\.\d+(?:\.\d+)*)";
+/// A PyTorch version as its builds print it: a release (`2.2.1+cu121`), a nightly
+/// (`2.5.0.dev20240614+cu124`), a pre-release or a source build (`2.0.0a0+git7f2b5ea`).
+const TORCH_VERSION: &str =
+    r"(?P<v>\d+\.\d+(?:\.\d+)*(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[\w.]+)?)";
 
 static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     let rule = |re: &str, field, source| {
         // A class may hold only bytes without Unicode: its non-ASCII members become alternatives.
         let pattern = re
             .replace("{V}", VERSION)
+            .replace("{TORCH}", TORCH_VERSION)
             .replace("[:：=]", "(?::|：|=)")
             .replace("[:：]", "(?::|：)")
             .replace("[x×]", "(?:x|×)");
@@ -255,7 +272,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // A driver's version has a three-digit branch: `kmod-nvidia-5.14.0-427.el9_4-575.64-1`
         // names the kernel first (read below).
         rule(
-            r"^(?:kmod-nvidia(?:-latest)?(?:-dkms)?|nvidia-driver(?:-latest)?(?:-dkms)?(?:-cuda)?(?:-libs)?|cuda-drivers|xorg-x11-drv-nvidia)-(?P<v>\d{3}\.\d+(?:\.\d+)?)\b",
+            r"^(?:kmod-nvidia(?:-latest)?(?:-dkms)?|nvidia-driver(?:-latest)?(?:-dkms)?(?:-cuda)?(?:-libs)?|cuda-drivers|xorg-x11-drv-nvidia|libnvidia-(?:ml|cfg|gpucomp|ptxjitcompiler|nvvm|fbc|encode|decode|opencl|allocator)|nvidia-(?:xconfig|settings|persistenced|modprobe))-(?P<v>\d{3}\.\d+(?:\.\d+)?)\b",
             "driver",
             "rpm",
         ),
@@ -336,7 +353,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         rule(r"^Python version\s*[:：]\s*{V}", "python", "collect_env"),
         rule(
-            r"^PyTorch version\s*[:：]?\s*(?P<v>\d+\.\d+(?:\.\d+)*(?:[+.]\w+)?)",
+            r"^PyTorch (?i:version)\s*[:：]?\s*{TORCH}",
             "torch",
             "collect_env",
         ),
@@ -378,7 +395,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // sglang's check_env.
         rule(r"^Python:\s*{V}", "python", "check_env"),
         rule(
-            r"^PyTorch:\s*(?P<v>\d+\.\d+(?:\.\d+)*(?:\+\w+)?)",
+            r"^PyTorch:\s*{TORCH}",
             "torch",
             "check_env",
         ),
@@ -391,7 +408,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(r"libcudnn\.so\.{V}", "cudnn", "collect_env"),
         // Package lists.
         rule(
-            r"^torch\s*(?:==|\s)\s*(?P<v>\d+\.\d+(?:\.\d+)*(?:\+\w+)?)\s*$",
+            r"^torch\s*(?:==?|\s)\s*{TORCH}\s*$",
             "torch",
             "pip",
         ),
@@ -570,7 +587,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         // A line that is only an Ubuntu release (`Ubuntu 22`, `Ubuntu 22.04 LTS`) in a list.
         rule(
-            r"^(?P<v>Ubuntu \d{2}(?:\.\d{2}(?:\.\d+)?)?(?: LTS)?)\s*$",
+            r"^(?P<v>(?i:ubuntu) ?\d{2}(?:\.\d{2}(?:\.\d+)?)?(?: LTS)?)\s*$",
             "os",
             "environment list",
         ),
@@ -656,7 +673,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "PyTorch",
         ),
         rule(
-            r"^(?:NVIDIA )?(?P<v>[A-Za-z][\w -]*?) with CUDA capability sm_\d+[a-z]? is not compatible",
+            r"^(?:\[[^\]]*\]\s*)?(?:\w*Warning:\s*)?(?:NVIDIA )?(?P<v>[A-Za-z][\w -]*?) with CUDA capability sm_\d+[a-z]? is not compatible",
             "gpu",
             "PyTorch",
         ),
@@ -782,7 +799,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "the program's CUDA (an entry point libcuda lacks)",
         ),
         rule(
-            r"(?P<v>unsupported CUDA version: driver \S+ < image \S+)",
+            r"(?P<v>unsupported CUDA version: (?:driver )?\d+\.\d+(?:\.\d+)? < (?:image )?\d+\.\d+(?:\.\d+)?)",
             "requirement_refused",
             "nvidia-docker",
         ),
@@ -796,6 +813,84 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             r"(?P<v>The minimum required Cuda capability is \d+\.\d+)",
             "arch_refused",
             "TensorFlow",
+        ),
+        // PaddlePaddle's device banner (`run_check`, any GPU start-up): `GPU Compute Capability:
+        // 8.6, Driver API Version: 11.4, Runtime API Version: 10.2`, then `cuDNN Version: 8.2.`
+        rule(r"GPU Compute Capability:\s*{V}", "cc", "PaddlePaddle"),
+        rule(r"Driver API Version:\s*{V}", "driver_cuda", "PaddlePaddle"),
+        rule(r"Runtime API Version:\s*{V}", "cuda_runtime", "PaddlePaddle"),
+        rule(r"device: \d+, cuDNN Version:\s*{V}", "cudnn", "PaddlePaddle"),
+        // nvcc's build line, which mmcv's and mmdet's collect_env print alone (`NVCC: Build
+        // cuda_11.0_bu.TC445_37.28540450_0`).
+        rule(r"\bBuild cuda_(?P<v>\d+\.\d+)[._]", "cuda_toolkit", "nvcc --version"),
+        // PyTorch's build configuration (`torch.__config__.show()`, in mmcv's collect_env).
+        rule(r"^\s*- CUDA Runtime {V}\s*$", "cuda_runtime", "PyTorch build configuration"),
+        // collect_env as a dictionary (stable-diffusion-webui's sysinfo and others).
+        rule(r#""torch_version":\s*"{TORCH}""#, "torch", "collect_env (JSON)"),
+        rule(r#""cuda_compiled_version":\s*"{V}""#, "cuda_runtime", "collect_env (JSON)"),
+        rule(r#""cuda_runtime_version":\s*"{V}""#, "cuda_toolkit", "collect_env (JSON)"),
+        rule(r#""nvidia_driver_version":\s*"{V}""#, "driver", "collect_env (JSON)"),
+        rule(r#""(?:python_version|Python)":\s*"{V}"#, "python", "collect_env (JSON)"),
+        rule(r#""os":\s*"(?P<v>[A-Za-z][^"(]*?)\s*(?:\([^"]*)?""#, "os", "collect_env (JSON)"),
+        // An OS release as a dictionary (`apiclient get os`, `hostnamectl --json`).
+        rule(r#""pretty_name":\s*"(?P<v>[A-Za-z][^"]*?)\s*""#, "os", "os-release (JSON)"),
+        // conda list's rows: `pytorch   1.7.1   py3.8_cuda10.2...`, `cudnn   7.6.5   cuda10.2_0`.
+        rule(r"^pytorch\s+{TORCH}(?:\s|$)", "torch", "conda list"),
+        rule(r"^cudnn\s+(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)\s+\S", "cudnn", "conda list"),
+        // An environment written as requirements (`python=3.8`, `torch=2.1.1`).
+        rule(r"^python\s*==?\s*{V}\s*$", "python", "environment list"),
+        // The interpreter's own banner: `Python 3.9.18 (main, Sep 11 2023, 13:41:44)`.
+        rule(r"^Python (?P<v>\d+\.\d+\.\d+) \(", "python", "python"),
+        // A PyTorch build with its CUDA tag named in a sentence (`the latest PyTorch nightly
+        // (2.6.0.dev20241112+cu121)`): used only when nothing else names the framework.
+        rule(
+            r"(?i)\b(?:py)?torch\b.*?\b(?P<v>[12]\.\d+\.\d+(?:(?:a|b|rc|\.dev|\.post)\d+)?\+cu\d{2,3})\b",
+            "torch_text",
+            "text",
+        ),
+        // "I have installed cuda 9.1" in a sentence: the toolkit a user installed.
+        rule(
+            r"(?i)\binstalled cuda(?: toolkit)? v?(?P<v>\d+\.\d+(?:\.\d+)?)\b",
+            "cuda_toolkit",
+            "text",
+        ),
+        // "NVRM 580.178.04" in a list: the loaded module's version.
+        rule(r"\bNVRM v?(?P<v>\d{3}\.\d+\.\d+)\b", "kernel_module", "environment list"),
+        // The module modinfo found is the running kernel's: `filename:
+        // /lib/modules/5.15.0-91-generic/updates/dkms/nvidia.ko`.
+        rule(
+            r"^filename:\s+\S*/lib/modules/(?P<v>\d+\.\d+[^/\s]*)/\S*nvidia\.ko",
+            "kernel",
+            "modinfo nvidia",
+        ),
+        // NixOS store paths: the package of the nvidia-smi in use and of the module loaded.
+        rule(
+            r"-nvidia-x11-(?P<v>\d{3}\.\d+(?:\.\d+)?)-[\w.]+-bin/bin/nvidia-smi\b",
+            "driver",
+            "Nix store path",
+        ),
+        rule(
+            r"-nvidia-x11-(?P<v>\d{3}\.\d+(?:\.\d+)?)-[\w.]+-bin/lib/modules/\S+/nvidia\.ko\b",
+            "kernel_module",
+            "Nix store path",
+        ),
+        // A driver named in a sentence (`a V100 and driver 390.87`, `the 460.73 version driver`,
+        // `(Driver 570.181)`): a driver's version has a three-digit branch.
+        rule(
+            r"(?i)\bdrivers?(?: version)?\s+v?(?P<v>\d{3}\.\d+(?:\.\d+)?)\b",
+            "driver",
+            "text",
+        ),
+        rule(
+            r"(?i)\b(?P<v>\d{3}\.\d+(?:\.\d+)?) (?:version )?(?:nvidia )?driver\b",
+            "driver",
+            "text",
+        ),
+        // The CUDA of an image named by its tag (`nvidia/cuda:10.0-devel-ubuntu18.04`).
+        rule(
+            r"\bnvidia/cuda:(?P<v>\d+\.\d+)(?:\.\d+)?-",
+            "cuda_runtime",
+            "the image's tag",
         ),
         // JAX's environment report.
         rule(r"^jax:\s+{V}", "jax", "jax"),
@@ -855,6 +950,7 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "os:",
             "os：",
             "os**",
+            "\"os\"",
             "distribution:",
             "ubuntu",
             "debian",
@@ -1006,9 +1102,10 @@ fn plain_form(raw: &str) -> std::borrow::Cow<'_, str> {
             .trim_start_matches("**")
             .trim_start();
     }
-    // `code` spans around values: `- Driver: `550.54.15``.
-    if line.contains('`') {
-        std::borrow::Cow::Owned(line.replace('`', ""))
+    // `code` spans around values (`- Driver: `550.54.15``) and emphasis around a key with its
+    // colon (`- **GPU:** Tesla V100`).
+    if line.contains('`') || line.contains("**") {
+        std::borrow::Cow::Owned(line.replace('`', "").replace("**", ""))
     } else {
         std::borrow::Cow::Borrowed(line)
     }
@@ -1101,10 +1198,17 @@ pub fn of(paste: &[u8]) -> Fingerprint {
         let line = crate::signature::normalize::strip_prefix(raw.trim_end());
         let plain = plain_form(raw);
         let lower = raw.to_ascii_lowercase();
+        // The plain form too: emphasis can split a key from its colon (`**Python**: 3.12`).
+        let plain_lower = (plain.len() != raw.len()).then(|| plain.to_ascii_lowercase());
         let holds = |rule: &Rule| {
-            rule.needles
-                .as_ref()
-                .is_none_or(|set| set.iter().any(|n| n.find(lower.as_bytes()).is_some()))
+            rule.needles.as_ref().is_none_or(|set| {
+                set.iter().any(|n| {
+                    n.find(lower.as_bytes()).is_some()
+                        || plain_lower
+                            .as_ref()
+                            .is_some_and(|p| n.find(p.as_bytes()).is_some())
+                })
+            })
         };
         for rule in RULES.iter().filter(|r| holds(r)) {
             if let Some(c) = rule
@@ -1122,6 +1226,7 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                 let v: &str = &v;
                 let (field, value) = match rule.field {
                     "torch" => ("framework", format!("torch {}", v)),
+                    "torch_text" => ("framework_text", format!("torch {}", v)),
                     "cc_sm" => {
                         let (major, minor) = v.split_at(v.len() - 1);
                         ("cc", format!("{major}.{minor}"))
@@ -1293,6 +1398,11 @@ impl Fingerprint {
             && self.get("os").is_none()
         {
             self.add("os", &text.value, text.line, text.source);
+        }
+        if let Some(text) = self.fields.remove("framework_text")
+            && self.get("framework").is_none()
+        {
+            self.add("framework", &text.value, text.line, text.source);
         }
         if self.get("cc").is_none()
             && let Some(gpu) = self.get("gpu").cloned()
@@ -1490,6 +1600,17 @@ mod tests {
             "Loading new nvidia-current-535.161.08 DKMS files...\nBuilding for 6.1.0-21-amd64\n";
         let kmod = "kmod-nvidia-5.14.0-427.el9_4-575.64-1.el9.x86_64\n";
         let fc42 = "Error: kmod-nvidia version (575.64.03-1.fc42) does not match nvidia-driver version (575.64.05-1.fc42)\n";
+        let paddle = "W0120 device_context.cc:447] Please NOTE: device: 0, GPU Compute Capability: 8.6, Driver API Version: 11.4, Runtime API Version: 10.2\n\
+             W0120 device_context.cc:465] device: 0, cuDNN Version: 8.2.\n";
+        let mmcv = "NVCC: Build cuda_11.0_bu.TC445_37.28540450_0\nPyTorch: 1.7.0+cu110\nPyTorch compiling details: PyTorch built with:\n  - CUDA Runtime 11.0\n";
+        let sysinfo = "    \"Python\": \"3.10.6\",\n        \"torch_version\": \"2.2.0+cu121\",\n        \"cuda_compiled_version\": \"12.1\",\n        \"os\": \"Microsoft Windows 11 Pro\",\n";
+        let conda = "cudatoolkit               10.2.89              hfd86e86_1\ncudnn                     7.6.5                cuda10.2_0\npytorch                   1.7.1\n";
+        let nix = "/nix/var/nix/profiles/default/bin/nvidia-smi: symbolic link to /nix/store/q3g0-nvidia-x11-460.73.01-5.11.21-bin/bin/nvidia-smi\n\
+             filename:       /run/current-system/kernel-modules/lib/modules/5.13.18/misc/nvidia.ko\n\
+             nvidia.ko: symbolic link to /nix/store/pkqf-nvidia-x11-470.57.02-5.13.18-bin/lib/modules/5.13.18/misc/nvidia.ko\n";
+        let prose = "I installed an RTX 5070 Ti and the latest PyTorch nightly (2.6.0.dev20241112+cu121).\n\
+             UserWarning: NVIDIA GeForce RTX 5070 Ti with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n";
+        let bold = "- **GPU:** Tesla V100-SXM2-16GB\n- **NVIDIA Driver:** 535.288.01\n- **Python**: 3.12.3\n";
         let cases = [
             (notes, "driver", "515.43.04"),
             (notes, "os", "Ubuntu 22"),
@@ -1588,6 +1709,64 @@ mod tests {
                 "- GPU: Nvidia Tesla V100-PCIE-32GB GPU .\n",
                 "gpu",
                 "Tesla V100-PCIE-32GB",
+            ),
+            (
+                "GPU models and configuration: GPU 0: NVIDIA GeForce RTX 3060 Laptop GPU\n",
+                "gpu",
+                "GeForce RTX 3060 Laptop GPU",
+            ),
+            (paddle, "cc", "8.6"),
+            (paddle, "driver_cuda", "11.4"),
+            (paddle, "cuda_runtime", "10.2"),
+            (paddle, "cudnn", "8.2"),
+            (mmcv, "cuda_toolkit", "11.0"),
+            (mmcv, "cuda_runtime", "11.0"),
+            (mmcv, "framework", "torch 1.7.0+cu110"),
+            (
+                "PyTorch version: 2.5.0.dev20240614+cu124\n",
+                "framework",
+                "torch 2.5.0.dev20240614+cu124",
+            ),
+            (
+                "PyTorch version: 2.0.0a0+git7f2b5ea\n",
+                "framework",
+                "torch 2.0.0a0+git7f2b5ea",
+            ),
+            (sysinfo, "framework", "torch 2.2.0+cu121"),
+            (sysinfo, "cuda_runtime", "12.1"),
+            (sysinfo, "os", "Microsoft Windows 11 Pro"),
+            (sysinfo, "python", "3.10.6"),
+            (conda, "framework", "torch 1.7.1"),
+            (conda, "cudnn", "7.6.5"),
+            (conda, "cuda_runtime", "10.2"),
+            (nix, "driver", "460.73.01"),
+            (nix, "kernel_module", "470.57.02"),
+            (nix, "kernel", "5.13.18"),
+            (prose, "framework", "torch 2.6.0.dev20241112+cu121"),
+            (prose, "gpu", "GeForce RTX 5070 Ti"),
+            (bold, "driver", "535.288.01"),
+            (bold, "gpu", "Tesla V100-SXM2-16GB"),
+            (bold, "python", "3.12.3"),
+            (
+                "a V100 and driver 390.87 with nvidia/cuda:10.0-devel-ubuntu18.04\n",
+                "driver",
+                "390.87",
+            ),
+            (
+                "a V100 and driver 390.87 with nvidia/cuda:10.0-devel-ubuntu18.04\n",
+                "cuda_runtime",
+                "10.0",
+            ),
+            // The same version printed more fully later is kept fully.
+            (
+                "NVML library version: 575.64\nlibnvidia-ml-575.64.03-1.el9.x86_64\n",
+                "driver",
+                "575.64.03",
+            ),
+            (
+                "Python 3.9.18 (main, Sep 11 2023, 13:41:44)\n",
+                "python",
+                "3.9.18",
             ),
         ];
         for (paste, field, want) in cases {
