@@ -351,7 +351,12 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "os",
             "collect_env",
         ),
-        rule(r"^Python version\s*[:：]\s*{V}", "python", "collect_env"),
+        // collect_env's, and issue templates' `Python Version (if applicable): 3.8.10`.
+        rule(
+            r"^Python (?i:version)(?: \([^)]*\))?\s*[:：]\s*{V}",
+            "python",
+            "collect_env",
+        ),
         rule(
             r"^PyTorch (?i:version)\s*[:：]?\s*{TORCH}",
             "torch",
@@ -470,7 +475,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // A list's kernel (`- Kernel: 6.8.0-45-generic`, `TrueNAS kernel: ...`) and one named in
         // a sentence with its full release (`kernel 7.0.9-200.fc43.x86_64`).
         rule(
-            r"(?i)^(?:\w+\s+)?kernel(?: version| release)?\s*[:：]\s*(?P<v>\d+\.\d+(?:\.\d+)?(?:-[\w.+~-]+)?)\s*$",
+            r"(?i)^(?:\w+\s+)?kernel(?: version| release)?\s*[:：]\s*(?P<v>\d+\.\d+(?:\.\d+)*(?:-[\w.+~-]+)?)\s*$",
             "kernel",
             "environment list",
         ),
@@ -637,7 +642,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "Ultralytics banner",
         ),
         rule(
-            r"(?i)^(?:GPU|GPU model|Graphics card|Video card|Compute device name|显卡(?:型号)?)\s*[:：]\s*(?:\d+\s*[x×]\s*)?(?:NVIDIA )?(?P<v>[A-Za-z][^\n(,/]*?)\s*(?:[(/].*)?$",
+            r"(?i)^(?:NVIDIA )?(?:GPU|GPU model|Graphics card|Video card|Compute device name|显卡(?:型号)?)\s*[:：]\s*(?:\d+\s*[x×]\s*)?(?:NVIDIA )?(?P<v>[A-Za-z][^\n(,/]*?)\s*(?:[(/].*)?$",
             "gpu",
             "environment list",
         ),
@@ -830,7 +835,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(r#""cuda_compiled_version":\s*"{V}""#, "cuda_runtime", "collect_env (JSON)"),
         rule(r#""cuda_runtime_version":\s*"{V}""#, "cuda_toolkit", "collect_env (JSON)"),
         rule(r#""nvidia_driver_version":\s*"{V}""#, "driver", "collect_env (JSON)"),
-        rule(r#""(?:python_version|Python)":\s*"{V}"#, "python", "collect_env (JSON)"),
+        rule(r#""(?i:python_version|python)"\s*:\s*"{V}"#, "python", "collect_env (JSON)"),
         rule(r#""os":\s*"(?P<v>[A-Za-z][^"(]*?)\s*(?:\([^"]*)?""#, "os", "collect_env (JSON)"),
         // An OS release as a dictionary (`apiclient get os`, `hostnamectl --json`).
         rule(r#""pretty_name":\s*"(?P<v>[A-Za-z][^"]*?)\s*""#, "os", "os-release (JSON)"),
@@ -840,7 +845,70 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // An environment written as requirements (`python=3.8`, `torch=2.1.1`).
         rule(r"^python\s*==?\s*{V}\s*$", "python", "environment list"),
         // The interpreter's own banner: `Python 3.9.18 (main, Sep 11 2023, 13:41:44)`.
-        rule(r"^Python (?P<v>\d+\.\d+\.\d+) \(", "python", "python"),
+        rule(r"^Python (?P<v>\d+\.\d+\.\d+)(?: \(|\s*$)", "python", "python"),
+        rule(r"(?i)^python ver\s*[:：]\s*{V}", "python", "environment list"),
+        // CuPy's `cupy.show_config()`: CUDA versions as numbers (11030 is 11.3), the GPU and its
+        // capability as digits (75 is 7.5), NCCL's version code.
+        rule(r"^CuPy Version\s*:\s*(?P<v>\d+\.\d+\.\d+\w*)", "cupy", "cupy.show_config()"),
+        rule(
+            r"^CUDA (?:Build|Runtime) Version\s*:\s*(?P<v>\d{4,5})\s*$",
+            "cuda_runtime_number",
+            "cupy.show_config()",
+        ),
+        rule(
+            r"^CUDA Driver Version\s*:\s*(?P<v>\d{4,5})\s*$",
+            "driver_cuda_number",
+            "cupy.show_config()",
+        ),
+        rule(
+            r"^NCCL Runtime Version\s*:\s*(?P<v>\d{4,5})\s*$",
+            "nccl_number",
+            "cupy.show_config()",
+        ),
+        rule(
+            r"^Device 0 Name\s*:\s*(?:NVIDIA )?(?P<v>\S.*?)\s*$",
+            "gpu",
+            "cupy.show_config()",
+        ),
+        rule(
+            r"^Device 0 Compute Capability\s*:\s*(?P<v>\d{2,3})\s*$",
+            "cc_sm",
+            "cupy.show_config()",
+        ),
+        rule(
+            r"^OS\s*:\s*Linux-(?P<v>\d+\.\d+\.\d+[^\s]*?)-(?:x86_64|aarch64|ppc64le)",
+            "kernel",
+            "cupy.show_config()",
+        ),
+        // bitsandbytes' CUDA SETUP lines.
+        rule(
+            r"CUDA SETUP: Highest compute capability among GPUs detected:\s*{V}",
+            "cc",
+            "bitsandbytes",
+        ),
+        rule(
+            r"CUDA SETUP: Detected CUDA version (?P<v>\d{2,3})\b",
+            "wheel_cu",
+            "bitsandbytes",
+        ),
+        // DeepSpeed's ds_report.
+        rule(r"^torch version\s*\.{3,}\s*{TORCH}", "torch", "ds_report"),
+        rule(r"^torch cuda version\s*\.{3,}\s*{V}", "cuda_runtime", "ds_report"),
+        rule(r"^nvcc version\s*\.{3,}\s*{V}", "cuda_toolkit", "ds_report"),
+        // xformers' build warning names the PyTorch installed: `(you have 2.1.2+cpu)`.
+        rule(r"\(you have {TORCH}\)", "torch", "xformers"),
+        // ComfyUI's device line: `Device: cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync`.
+        rule(
+            r"^(?:Device|Name):\s*cuda:\d+ (?:NVIDIA )?(?P<v>[^:]+?)\s*:\s*(?:cudaMallocAsync|native)\b",
+            "gpu",
+            "ComfyUI",
+        ),
+        // "(driver version: 590.48.01)" in a sentence.
+        rule(
+            r"(?i)\bdriver version:\s*(?P<v>\d{3}\.\d+(?:\.\d+)?)\b",
+            "driver",
+            "text",
+        ),
         // A PyTorch build with its CUDA tag named in a sentence (`the latest PyTorch nightly
         // (2.6.0.dev20241112+cu121)`): used only when nothing else names the framework.
         rule(
@@ -888,7 +956,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         // The CUDA of an image named by its tag (`nvidia/cuda:10.0-devel-ubuntu18.04`).
         rule(
-            r"\bnvidia/cuda:(?P<v>\d+\.\d+)(?:\.\d+)?-",
+            r"\bnvidia/cuda:(?P<v>\d+\.\d+(?:\.\d+)?)-",
             "cuda_runtime",
             "the image's tag",
         ),
@@ -951,6 +1019,7 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "os：",
             "os**",
             "\"os\"",
+            "device 0",
             "distribution:",
             "ubuntu",
             "debian",
@@ -1071,10 +1140,17 @@ const STATEMENTS: &[(&str, &str, &str)] = &[
 
 /// NVIDIA's open-gpu-kernel-modules issue form: a heading, then the answer on a later line.
 const OPEN_FORM: &str = "open-gpu-kernel-modules issue form";
-const FORM_HEADINGS: &[(&str, &str)] = &[
-    ("NVIDIA Open GPU Kernel Modules Version", "kernel_module"),
-    ("Kernel Release", "kernel"),
-    ("Operating System and Version", "os"),
+/// Issue forms' headings whose answer is on a later line: (heading, field, form).
+const FORM_HEADINGS: &[(&str, &str, &str)] = &[
+    (
+        "NVIDIA Open GPU Kernel Modules Version",
+        "kernel_module",
+        OPEN_FORM,
+    ),
+    ("Kernel Release", "kernel", OPEN_FORM),
+    ("Operating System and Version", "os", OPEN_FORM),
+    // InvokeAI's and other projects' forms.
+    ("GPU model", "gpu", "issue form"),
 ];
 /// A list item naming the OS: a bullet, the key (bold or not), its answer.
 static OS_ITEM: LazyLock<Regex> = LazyLock::new(|| {
@@ -1133,6 +1209,14 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                 fp.add("os", os, n as u64 + 1, source);
                 continue;
             }
+            if field == "gpu" {
+                let gpu = raw.trim();
+                let gpu = gpu.strip_prefix("NVIDIA ").unwrap_or(gpu);
+                if gpu.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
+                    fp.add("gpu", gpu, n as u64 + 1, source);
+                }
+                continue;
+            }
             if let Some(v) = LONE_VERSION.captures(raw.trim()).and_then(|c| c.name("v")) {
                 // A kernel release is kept whole (`6.12.65-1-lts`), a driver without its
                 // package revision (`590.48.01-2`).
@@ -1154,12 +1238,12 @@ pub fn of(paste: &[u8]) -> Fingerprint {
         }
         answer_to = FORM_HEADINGS
             .iter()
-            .find(|(heading, _)| {
+            .find(|(heading, _, _)| {
                 raw.trim_start_matches(['#', ' '])
                     .trim()
                     .eq_ignore_ascii_case(heading)
             })
-            .map(|&(_, field)| (field, OPEN_FORM));
+            .map(|&(_, field, form)| (field, form));
         if answer_to.is_some() {
             continue;
         }
@@ -1197,6 +1281,7 @@ pub fn of(paste: &[u8]) -> Fingerprint {
         }
         let line = crate::signature::normalize::strip_prefix(raw.trim_end());
         let plain = plain_form(raw);
+        let marked = raw.contains("**") || raw.contains('`');
         let lower = raw.to_ascii_lowercase();
         // The plain form too: emphasis can split a key from its colon (`**Python**: 3.12`).
         let plain_lower = (plain.len() != raw.len()).then(|| plain.to_ascii_lowercase());
@@ -1211,15 +1296,19 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             })
         };
         for rule in RULES.iter().filter(|r| holds(r)) {
-            if let Some(c) = rule
-                .re()
-                .captures(line.as_bytes())
-                .or_else(|| rule.re().captures(raw.as_bytes()))
-                .or_else(|| {
-                    (plain != line)
-                        .then(|| rule.re().captures(plain.as_bytes()))
-                        .flatten()
-                })
+            // The line without a log prefix, without list marks and emphasis, and as it is;
+            // emphasis first where there is some, since it can split a value
+            // (`2.1.2+**cu121**`).
+            let forms: [&str; 3] = if marked {
+                [&plain, line, raw]
+            } else {
+                [line, &plain, raw]
+            };
+            if let Some(c) = forms
+                .iter()
+                .enumerate()
+                .filter(|&(i, f)| i == 0 || forms[..i].iter().all(|g| g != f))
+                .find_map(|(_, f)| rule.re().captures(f.as_bytes()))
                 && let Some(v) = c.name("v")
             {
                 let v = String::from_utf8_lossy(v.as_bytes());
@@ -1243,10 +1332,27 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                         let (major, minor) = v.split_at(v.len() - 1);
                         ("cuda_runtime", format!("{major}.{minor}"))
                     }
+                    "cupy" => ("framework", format!("cupy {}", v)),
+                    "cuda_runtime_number" => {
+                        let n: u64 = v.parse().unwrap_or(0);
+                        ("cuda_runtime", format!("{}.{}", n / 1000, (n % 1000) / 10))
+                    }
+                    // NCCL's version code: 2507 is 2.5.7; from 2.9, 21602 is 2.16.2.
+                    "nccl_number" => {
+                        let n: u64 = v.parse().unwrap_or(0);
+                        let (major, rest) = if n >= 10000 {
+                            (n / 10000, n % 10000)
+                        } else {
+                            (n / 1000, n % 1000)
+                        };
+                        ("nccl", format!("{major}.{}.{}", rest / 100, rest % 100))
+                    }
                     "driver_cuda_number" => {
                         let n: u64 = v.parse().unwrap_or(0);
                         ("driver_cuda", format!("{}.{}", n / 1000, (n % 1000) / 10))
                     }
+                    // `Linux-5.4.0-42-generic-x86_64-with-glibc2.10` is a platform, not an OS.
+                    "os" if v.starts_with("Linux-") => continue,
                     f => (f, v.to_string()),
                 };
                 fp.add(field, &value, n as u64 + 1, rule.source);
@@ -1445,13 +1551,20 @@ pub const WHEEL_TABLE: &str = "PyTorch wheel table (Linux x86_64)";
 /// The architectures PyTorch's Linux x86_64 wheels carry, by release and CUDA tag, as PyTorch
 /// publishes them (RELEASE.md's CUDA support matrix, https://github.com/pytorch/pytorch/blob/main/RELEASE.md)
 /// or as the wheels print them (2.0.1+cu117: https://github.com/pytorch/pytorch/issues/110153;
-/// 2.8.0+cu128: https://github.com/pytorch/pytorch/issues/157517). Reviewed 2026-12-01. Windows
-/// builds of the same release have carried other lists.
+/// 2.8.0+cu128: https://github.com/pytorch/pytorch/issues/157517; 2.8.0+cu129, the same list, with
+/// Pascal failing on "no kernel image": https://github.com/easydiffusion/torchruntime/issues/22,
+/// https://github.com/jhj0517/Whisper-WebUI/issues/653). Reviewed 2026-12-02. Windows builds of the
+/// same release have carried other lists.
 const WHEEL_ARCHS: &[(&str, &str, &str)] = &[
     ("2.0", "cu117", "sm_37 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86"),
     (
         "2.8",
         "cu128",
+        "sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120",
+    ),
+    (
+        "2.8",
+        "cu129",
         "sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120",
     ),
     ("2.11", "cu126", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
@@ -1611,6 +1724,12 @@ mod tests {
         let prose = "I installed an RTX 5070 Ti and the latest PyTorch nightly (2.6.0.dev20241112+cu121).\n\
              UserWarning: NVIDIA GeForce RTX 5070 Ti with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n";
         let bold = "- **GPU:** Tesla V100-SXM2-16GB\n- **NVIDIA Driver:** 535.288.01\n- **Python**: 3.12.3\n";
+        let cupy = "OS                           : Linux-5.4.0-42-generic-x86_64-with-glibc2.10\n\
+             CuPy Version                 : 9.0.0rc1\nCUDA Build Version           : 11030\n\
+             CUDA Driver Version          : 11020\nNCCL Runtime Version         : 2507\n\
+             Device 0 Name                : GeForce RTX 2080 Ti\nDevice 0 Compute Capability  : 75\n";
+        let bnb = "CUDA SETUP: Highest compute capability among GPUs detected: 8.0\nCUDA SETUP: Detected CUDA version 122\n";
+        let ds_report = "torch version .................... 2.1.2+cu121\ntorch cuda version ............... 12.1\nnvcc version ..................... 12.3\n";
         let cases = [
             (notes, "driver", "515.43.04"),
             (notes, "os", "Ubuntu 22"),
@@ -1767,6 +1886,44 @@ mod tests {
                 "Python 3.9.18 (main, Sep 11 2023, 13:41:44)\n",
                 "python",
                 "3.9.18",
+            ),
+            ("Python 3.8.5\n", "python", "3.8.5"),
+            ("Python ver:3.11.5\n", "python", "3.11.5"),
+            (
+                "**Python Version (if applicable)**: 3.8.10\n",
+                "python",
+                "3.8.10",
+            ),
+            ("**NVIDIA GPU**: V100\n", "gpu", "V100"),
+            (
+                "PyTorch Version: 2.1.2+**cu121**\n",
+                "framework",
+                "torch 2.1.2+cu121",
+            ),
+            ("### GPU model\n\nRTX 5060 TI \n", "gpu", "RTX 5060 TI"),
+            (cupy, "framework", "cupy 9.0.0rc1"),
+            (cupy, "cuda_runtime", "11.3"),
+            (cupy, "driver_cuda", "11.2"),
+            (cupy, "nccl", "2.5.7"),
+            (cupy, "gpu", "GeForce RTX 2080 Ti"),
+            (cupy, "cc", "7.5"),
+            (cupy, "kernel", "5.4.0-42-generic"),
+            // A platform string is not an OS.
+            (cupy, "os", ""),
+            (bnb, "cc", "8.0"),
+            (bnb, "cuda_runtime", "12.2"),
+            (ds_report, "framework", "torch 2.1.2+cu121"),
+            (ds_report, "cuda_runtime", "12.1"),
+            (ds_report, "cuda_toolkit", "12.3"),
+            (
+                "Device: cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync\n",
+                "gpu",
+                "GeForce RTX 4090",
+            ),
+            (
+                "    PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.1.2+cpu)\n",
+                "framework",
+                "torch 2.1.2+cpu",
             ),
         ];
         for (paste, field, want) in cases {
