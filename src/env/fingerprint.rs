@@ -237,7 +237,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "nvidia-smi -q",
         ),
         rule(
-            r"^\|\s+\d+\s+(?:NVIDIA\s+)?(?P<v>[A-Za-z][\w -]*?\S)\s+(?:On|Off)\s+\|",
+            r"^\|\s+\d+\s+(?:NVIDIA\s+)?(?P<v>[A-Za-z][\w -]*?\S(?: \(\w+\))?)\s+(?:On|Off|N/A)\s+\|",
             "gpu",
             "nvidia-smi",
         ),
@@ -337,12 +337,12 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         rule(r"^Nvidia driver version\s*:\s*{V}", "driver", "collect_env"),
         rule(
-            r"^GPU models and configuration\s*:\s*(?:GPU 0: )?(?:NVIDIA )?(?P<v>[^\n(]+?)\s*(?:\(UUID.*)?$",
+            r"^GPU models and configuration\s*:\s*(?:GPU 0: )?(?:NVIDIA )?(?P<v>[^\n(]+?(?: \([^)\n]*\))?)\s*(?:\(UUID.*)?$",
             "gpu",
             "collect_env",
         ),
         rule(
-            r"^GPU 0[:：] ?(?:NVIDIA )?(?P<v>[^\n(]+?)\s*(?:\(UUID.*)?$",
+            r"^GPU 0[:：] ?(?:NVIDIA )?(?P<v>[^\n(]+?(?: \([^)\n]*\))?)\s*(?:\(UUID.*)?$",
             "gpu",
             "collect_env",
         ),
@@ -398,7 +398,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "NVRM API mismatch",
         ),
         // sglang's check_env.
-        rule(r"^Python:\s*{V}", "python", "check_env"),
+        rule(r"^Python:\s*(?:Python\s*)?{V}", "python", "check_env"),
         rule(
             r"^PyTorch:\s*{TORCH}",
             "torch",
@@ -413,7 +413,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(r"libcudnn\.so\.{V}", "cudnn", "collect_env"),
         // Package lists.
         rule(
-            r"^torch\s*(?:==?|\s)\s*{TORCH}\s*$",
+            r"(?i)^(?:py)?torch\s*(?:==?|\s)\s*{TORCH}\s*$",
             "torch",
             "pip",
         ),
@@ -642,7 +642,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "Ultralytics banner",
         ),
         rule(
-            r"(?i)^(?:NVIDIA )?(?:GPU|GPU model|Graphics card|Video card|Compute device name|显卡(?:型号)?)\s*[:：]\s*(?:\d+\s*[x×]\s*)?(?:NVIDIA )?(?P<v>[A-Za-z][^\n(,/]*?)\s*(?:[(/].*)?$",
+            r"(?i)^(?:NVIDIA )?(?:GPU|GPU model|Graphics card|Video card|Compute device name|显卡(?:型号)?)\s*[:：]\s*(?:\d+\s*[x×]\s*)?(?:NVIDIA )?(?P<v>[A-Za-z][^\n(,/]*?(?: \([A-Za-z]+\))?)\s*(?:[(/].*)?$",
             "gpu",
             "environment list",
         ),
@@ -843,7 +843,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(r"^pytorch\s+{TORCH}(?:\s|$)", "torch", "conda list"),
         rule(r"^cudnn\s+(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)\s+\S", "cudnn", "conda list"),
         // An environment written as requirements (`python=3.8`, `torch=2.1.1`).
-        rule(r"^python\s*==?\s*{V}\s*$", "python", "environment list"),
+        rule(r"(?i)^python\s*==?\s*{V}\s*$", "python", "environment list"),
         // The interpreter's own banner: `Python 3.9.18 (main, Sep 11 2023, 13:41:44)`.
         rule(r"^Python (?P<v>\d+\.\d+\.\d+)(?: \(|\s*$)", "python", "python"),
         rule(r"(?i)^python ver\s*[:：]\s*{V}", "python", "environment list"),
@@ -897,6 +897,37 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(r"^nvcc version\s*\.{3,}\s*{V}", "cuda_toolkit", "ds_report"),
         // xformers' build warning names the PyTorch installed: `(you have 2.1.2+cpu)`.
         rule(r"\(you have {TORCH}\)", "torch", "xformers"),
+        // deviceQuery's device line (`Device 0: "Orin"`), and dorado's (`cuda:0 - NVIDIA GH200`).
+        rule(
+            r#"^Device \d+: "(?:NVIDIA )?(?P<v>[^"]+)""#,
+            "gpu",
+            "deviceQuery",
+        ),
+        rule(r"\bcuda:0 - NVIDIA (?P<v>\S.*?)\s*$", "gpu", "dorado"),
+        // A line that is only a PyTorch build with its CUDA tag (`print(torch.__version__)`).
+        rule(
+            r"^(?P<v>[12]\.\d+\.\d+(?:(?:a|b|rc|\.dev|\.post)\d+)?\+cu\d{2,3})\s*$",
+            "torch",
+            "torch.__version__",
+        ),
+        // PaddlePaddle installed or asked for (`paddlepaddle-gpu==1.5.0.post107`), its wheel's
+        // CUDA in the post tag (post107: CUDA 10.0 with cuDNN 7; post112: CUDA 11.2).
+        rule(
+            r"(?i)\bpaddlepaddle(?:[-_]gpu)?(?:==|-|\s+)v?(?P<v>\d+\.\d+\.\d+)\b",
+            "paddle",
+            "package",
+        ),
+        rule(
+            r"(?i)\bpaddlepaddle(?:[-_]gpu)?(?:==|-)\d+\.\d+\.\d+\.post(?P<v>\d{2,3})\b",
+            "paddle_post",
+            "PaddlePaddle wheel tag",
+        ),
+        // A Chinese list's system (`系统: ubuntu 18.04`).
+        rule(
+            r"^(?:操作)?系统\s*[:：]\s*(?P<v>[A-Za-z][\w .!-]*?\d[\w .-]*?)\s*$",
+            "os",
+            "environment list",
+        ),
         // ComfyUI's device line: `Device: cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync`.
         rule(
             r"^(?:Device|Name):\s*cuda:\d+ (?:NVIDIA )?(?P<v>[^:]+?)\s*:\s*(?:cudaMallocAsync|native)\b",
@@ -963,7 +994,13 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // JAX's environment report.
         rule(r"^jax:\s+{V}", "jax", "jax"),
         // NCCL and fabric manager logs.
-        rule(r"NCCL INFO NCCL version {V}", "nccl", "NCCL log"),
+        rule(r"\bNCCL version {V}", "nccl", "NCCL log"),
+        // NCCL's start-up names the driver by the CUDA it supports (12020 is 12.2).
+        rule(
+            r"NCCL INFO cudaDriverVersion (?P<v>\d{4,5})\b",
+            "driver_cuda_number",
+            "NCCL log",
+        ),
         rule(
             r"Fabric Manager version is\s*:\s*{V}",
             "fabric_manager",
@@ -1020,6 +1057,8 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "os**",
             "\"os\"",
             "device 0",
+            "系统",
+            "+cu",
             "distribution:",
             "ubuntu",
             "debian",
@@ -1149,8 +1188,10 @@ const FORM_HEADINGS: &[(&str, &str, &str)] = &[
     ),
     ("Kernel Release", "kernel", OPEN_FORM),
     ("Operating System and Version", "os", OPEN_FORM),
-    // InvokeAI's and other projects' forms.
+    // InvokeAI's, TensorFlow's and other projects' forms.
     ("GPU model", "gpu", "issue form"),
+    ("TensorFlow version", "tensorflow", "TensorFlow issue form"),
+    ("Python version", "python", "issue form"),
 ];
 /// A list item naming the OS: a bullet, the key (bold or not), its answer.
 static OS_ITEM: LazyLock<Regex> = LazyLock::new(|| {
@@ -1166,6 +1207,10 @@ static LONE_VERSION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:[A-Za-z][\w+]*(?:-[A-Za-z][\w+]*)*-)?(?P<v>\d+\.\d+(?:\.\d+)*)(?:-[\w.+-]+)?$")
         .expect("valid")
 });
+
+/// The first version in a line.
+static FIRST_VERSION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\d+\.\d+(?:\.\d+)*").expect("valid"));
 
 /// A line as a hand-written list holds it: without indentation, a list marker (`-`, `*`, `•`),
 /// emphasis (`**Driver**: ...`) and code spans.
@@ -1229,6 +1274,14 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                 if source == OPEN_FORM {
                     fp.add("driver_flavor", "open", n as u64 + 1, source);
                 }
+                continue;
+            }
+            // TensorFlow's form answers "tf 2.14" or "2.15.0".
+            if field == "tensorflow"
+                && let Some(v) = FIRST_VERSION.find(raw)
+            {
+                let value = format!("tensorflow {}", v.as_str());
+                fp.add("framework", &value, n as u64 + 1, source);
                 continue;
             }
             // Not a bare version (`uname -a` as the kernel's answer): read like any line.
@@ -1333,6 +1386,12 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                         ("cuda_runtime", format!("{major}.{minor}"))
                     }
                     "cupy" => ("framework", format!("cupy {}", v)),
+                    // post97: CUDA 9 (cuDNN 7); post107: CUDA 10.0 (cuDNN 7); post112: 11.2.
+                    "paddle_post" => match (v.len(), v) {
+                        (2, _) => ("cuda_runtime", format!("{}.0", &v[..1])),
+                        (_, "107") => ("cuda_runtime", "10.0".to_string()),
+                        _ => ("cuda_runtime", format!("{}.{}", &v[..2], &v[2..])),
+                    },
                     "cuda_runtime_number" => {
                         let n: u64 = v.parse().unwrap_or(0);
                         ("cuda_runtime", format!("{}.{}", n / 1000, (n % 1000) / 10))

@@ -414,15 +414,34 @@ fn arch_list_finding(fp: &Fingerprint) -> Option<Finding> {
             .and_then(|m| m.parse::<u64>().ok())
             .unwrap_or(0),
     );
-    let runs = list.value.split_whitespace().any(|arch| {
-        if let Some(sm) = arch.strip_prefix("sm_") {
-            number(sm).is_some_and(|(major, minor)| major == gpu.0 && minor <= gpu.1)
-        } else if let Some(ptx) = arch.strip_prefix("compute_") {
-            number(ptx).is_some_and(|code| code <= gpu)
-        } else {
-            false
-        }
+    let native = list.value.split_whitespace().any(|arch| {
+        arch.strip_prefix("sm_")
+            .and_then(number)
+            .is_some_and(|(major, minor)| major == gpu.0 && minor <= gpu.1)
     });
+    let ptx = list.value.split_whitespace().any(|arch| {
+        arch.strip_prefix("compute_")
+            .and_then(number)
+            .is_some_and(|code| code <= gpu)
+    });
+    // PTX alone is compiled for a newer GPU by the driver, but when the framework itself says
+    // the GPU is not compatible (PyTorch counts only machine code, and the libraries it bundles
+    // may carry no code for the GPU at all), its word stands.
+    if !native
+        && ptx
+        && let Some(refused) = fp.get("arch_refused")
+    {
+        return Some(Finding {
+            rule: "framework-arch-list".into(),
+            level: Level::Violation,
+            message: format!(
+                "{} says the program has no code for this GPU (line {}): the build's architectures ({}) hold only PTX for compute capability {}, no machine code, and the framework does not count PTX; install a build with this architecture",
+                refused.source, refused.line, list.value, cc.value
+            ),
+            source: BINARY_COMPATIBILITY.into(),
+        });
+    }
+    let runs = native || ptx;
     // A list the paste printed is the build's own word; one from the table (Linux x86_64
     // wheels) is the rule only where the paste shows that platform, else another platform's
     // wheel may carry another list.
@@ -858,5 +877,27 @@ mod tests {
             )),
             Some(Level::Risk)
         );
+    }
+
+    /// A printed list whose only code for the GPU is PTX runs by the driver's JIT, unless the
+    /// framework itself says the GPU is not compatible: then its word stands.
+    #[test]
+    fn ptx_alone_does_not_outvote_the_framework() {
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 12, 2).unwrap();
+        let level = |paste: &str| {
+            assess(&fingerprint::of(paste.as_bytes()), &[], &[], today)
+                .findings
+                .into_iter()
+                .find(|f| f.rule == "framework-arch-list")
+                .map(|f| f.level)
+        };
+        let list = "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90 compute_37.\n";
+        let gpu = "GPU 0: NVIDIA GeForce RTX 5070 Ti\n";
+        assert_eq!(level(&format!("{gpu}{list}")), Some(Level::Ok));
+        let refused = "NVIDIA GeForce RTX 5070 Ti with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n";
+        assert_eq!(level(&format!("{refused}{list}")), Some(Level::Violation));
+        // Machine code for the GPU's major architecture is the framework's own count too.
+        let native = "The current PyTorch install supports CUDA capabilities sm_80 sm_90 sm_120.\n";
+        assert_eq!(level(&format!("{refused}{native}")), Some(Level::Ok));
     }
 }
