@@ -584,9 +584,10 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "environment list",
         ),
         // A distribution and its release in a sentence ("on Debian 12", "an Ubuntu 22.04
-        // system"): kept apart and used only when nothing else names the OS (see `derive`).
+        // system"): kept apart and used only when nothing else names the OS (see `derive`). An
+        // Ubuntu release is YY.04 or YY.10: gcc's "(Ubuntu 11.2.0-19ubuntu1)" names a compiler.
         rule(
-            r"\b(?P<v>(?:Ubuntu|Debian|Fedora|CentOS(?: Linux)?|CentOS Stream|Rocky Linux|AlmaLinux|Red Hat Enterprise Linux|RHEL|openSUSE(?: Leap)?|SLES|Linux Mint|Pop!_OS) \d+(?:\.\d+)*(?: LTS)?)\b",
+            r"(?i)\b(?P<v>(?:Ubuntu(?: Server)? \d{2}\.(?:04|10)(?:\.\d+)?|(?:Debian|Fedora|CentOS(?: Linux)?|CentOS Stream|Rocky Linux|AlmaLinux|Red Hat Enterprise Linux|RHEL|openSUSE(?: Leap)?|SLES|Linux Mint|Pop!_OS) \d+(?:\.\d+)*)(?: LTS)?)\b",
             "os_text",
             "text",
         ),
@@ -603,7 +604,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         // TensorFlow's issue template, and lists that copy it.
         rule(
-            r"(?i)^tensorflow(?:-gpu)?(?: version)?(?: \([^)]*\))?\s*(?:[:：=]\s*|\s)v?{V}",
+            r"(?i)^tensorflow(?:-gpu)?(?: version)?(?: \([^)]*\))?\s*(?:[:：=]\s*|\s)(?:\('[^']*',\s*')?v?{V}",
             "tensorflow",
             "environment list",
         ),
@@ -723,7 +724,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         // `nvidia-smi --query-gpu=name --format=csv,noheader`: a line that is a GPU's name.
         rule(
-            r"^NVIDIA (?P<v>(?:GeForce|Quadro|TITAN|Tesla|RTX|A\d|H\d|L\d|B\d|GH\d|GB\d)[\w -]*?)\s*$",
+            r"^(?:NVIDIA (?P<v>(?:GeForce|Quadro|TITAN|Tesla|RTX|A\d|H\d|L\d|B\d|GH\d|GB\d)[\w -]*?)|(?P<b>(?:GeForce|Quadro|TITAN|Tesla) [\w -]*?\w))\s*$",
             "gpu",
             "nvidia-smi --query-gpu=name",
         ),
@@ -928,6 +929,64 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "os",
             "environment list",
         ),
+        // detectron2's collect_env table (keys and values in columns, no colon).
+        rule(r"^Python\s{2,}{V}", "python", "detectron2 collect_env"),
+        rule(r"^PyTorch\s{2,}{TORCH}(?:\s|$)", "torch", "detectron2 collect_env"),
+        rule(
+            r"^GPU 0\s{2,}(?:NVIDIA )?(?P<v>\S.*?)\s*\(arch=",
+            "gpu",
+            "detectron2 collect_env",
+        ),
+        rule(r"^GPU 0\s{2,}.*\(arch=(?P<v>\d+\.\d+)\)", "cc", "detectron2 collect_env"),
+        rule(
+            r"^CUDA compiler\s{2,}(?:CUDA\s+)?{V}",
+            "cuda_toolkit",
+            "detectron2 collect_env",
+        ),
+        // TensorFlow's build information (`tf.sysconfig.get_build_info()`), as a dict or pairs.
+        rule(
+            r#"['"]cuda_version['"]\s*[:,]\s*['"](?P<v>\d+(?:\.\d+)*)['"]"#,
+            "cuda_runtime",
+            "tf.sysconfig.get_build_info()",
+        ),
+        rule(
+            r#"['"]cudnn_version['"]\s*[:,]\s*['"](?P<v>\d+(?:\.\d+)*)['"]"#,
+            "cudnn",
+            "tf.sysconfig.get_build_info()",
+        ),
+        // TensorFlow's device lines.
+        rule(
+            r"StreamExecutor device \(\d+\): (?:NVIDIA )?(?P<v>[^,]+), Compute Capability",
+            "gpu",
+            "TensorFlow",
+        ),
+        rule(
+            r"\bname: (?:NVIDIA )?(?P<v>\S.*?) major: \d+ minor: \d+",
+            "gpu",
+            "TensorFlow",
+        ),
+        // torch.utils.cpp_extension comparing nvcc with the CUDA PyTorch was built with.
+        rule(
+            r"The detected CUDA version \({V}\) mismatches",
+            "cuda_toolkit",
+            "torch.utils.cpp_extension",
+        ),
+        rule(
+            r"version that was used to compile\s+PyTorch \({V}\)",
+            "cuda_runtime",
+            "torch.utils.cpp_extension",
+        ),
+        // `torch==2.6.0` in a sentence.
+        rule(r"(?i)\btorch==(?P<v>\d+\.\d+(?:\.\d+)*(?:\+\w+)?)\b", "torch", "text"),
+        // A list's bare lines: `CUDA 10.1.105` (nvcc's, with its build number), `cuDNN 7.6.4`,
+        // `Windows 10 Pro`.
+        rule(r"(?i)^cuda\s+v?(?P<v>\d+\.\d+\.\d+)\s*$", "cuda_listed", "environment list"),
+        rule(r"(?i)^cudnn\s+v?{V}\s*$", "cudnn", "environment list"),
+        rule(
+            r"^(?P<v>Windows (?:10|11|Server \d{4})(?: (?:Pro|Home|Enterprise|Education))?)\s*$",
+            "os",
+            "environment list",
+        ),
         // ComfyUI's device line: `Device: cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync`.
         rule(
             r"^(?:Device|Name):\s*cuda:\d+ (?:NVIDIA )?(?P<v>[^:]+?)\s*:\s*(?:cudaMallocAsync|native)\b",
@@ -994,7 +1053,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // JAX's environment report.
         rule(r"^jax:\s+{V}", "jax", "jax"),
         // NCCL and fabric manager logs.
-        rule(r"\bNCCL version {V}", "nccl", "NCCL log"),
+        rule(r"\bNCCL version:?\s*{V}", "nccl", "NCCL log"),
         // NCCL's start-up names the driver by the CUDA it supports (12020 is 12.2).
         rule(
             r"NCCL INFO cudaDriverVersion (?P<v>\d{4,5})\b",
@@ -1058,6 +1117,12 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "\"os\"",
             "device 0",
             "系统",
+            "windows",
+            "geforce",
+            "quadro",
+            "titan",
+            "tesla",
+            "major: ",
             "+cu",
             "distribution:",
             "ubuntu",
@@ -1362,7 +1427,7 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                 .enumerate()
                 .filter(|&(i, f)| i == 0 || forms[..i].iter().all(|g| g != f))
                 .find_map(|(_, f)| rule.re().captures(f.as_bytes()))
-                && let Some(v) = c.name("v")
+                && let Some(v) = c.name("v").or_else(|| c.name("b"))
             {
                 let v = String::from_utf8_lossy(v.as_bytes());
                 let v: &str = &v;
@@ -1789,6 +1854,10 @@ mod tests {
              Device 0 Name                : GeForce RTX 2080 Ti\nDevice 0 Compute Capability  : 75\n";
         let bnb = "CUDA SETUP: Highest compute capability among GPUs detected: 8.0\nCUDA SETUP: Detected CUDA version 122\n";
         let ds_report = "torch version .................... 2.1.2+cu121\ntorch cuda version ............... 12.1\nnvcc version ..................... 12.3\n";
+        let detectron2 = "Python                  3.7.7 (default, May  7 2020, 21:25:33) [GCC 7.3.0]\n\
+             CUDA compiler           Cuda compilation tools, release 9.2, V9.2.148\n\
+             PyTorch                 1.6.0 @/home/cl/anaconda3/envs/detectron2/lib/python3.7/site-packages/torch\n\
+             GPU 0                   GeForce GTX 1070 (arch=6.1)\n";
         let cases = [
             (notes, "driver", "515.43.04"),
             (notes, "os", "Ubuntu 22"),
@@ -1947,6 +2016,54 @@ mod tests {
                 "3.9.18",
             ),
             ("Python 3.8.5\n", "python", "3.8.5"),
+            // A compiler's banner names no OS release; a sentence can.
+            ("gcc (Ubuntu 11.2.0-19ubuntu1) 11.2.0\n", "os", ""),
+            (
+                "a server running ubuntu server 22.04 with\n",
+                "os",
+                "ubuntu server 22.04",
+            ),
+            (detectron2, "python", "3.7.7"),
+            (detectron2, "framework", "torch 1.6.0"),
+            (detectron2, "gpu", "GeForce GTX 1070"),
+            (detectron2, "cc", "6.1"),
+            (detectron2, "cuda_toolkit", "9.2"),
+            (
+                "             ('cuda_version', '11.2'),\n             ('cudnn_version', '8'),\n",
+                "cuda_runtime",
+                "11.2",
+            ),
+            (
+                "StreamExecutor device (0): NVIDIA A30, Compute Capability 8.0\n",
+                "gpu",
+                "A30",
+            ),
+            (
+                "The detected CUDA version (12.1) mismatches the version that was used to compile PyTorch (11.8).\n",
+                "cuda_runtime",
+                "11.8",
+            ),
+            (
+                "The detected CUDA version (12.1) mismatches the version that was used to compile PyTorch (11.8).\n",
+                "cuda_toolkit",
+                "12.1",
+            ),
+            (
+                "CUDA 10.1.105\ncuDNN 7.6.4\nWindows 10 Pro\n",
+                "cuda_toolkit",
+                "10.1.105",
+            ),
+            (
+                "CUDA 10.1.105\ncuDNN 7.6.4\nWindows 10 Pro\n",
+                "cudnn",
+                "7.6.4",
+            ),
+            (
+                "CUDA 10.1.105\ncuDNN 7.6.4\nWindows 10 Pro\n",
+                "os",
+                "Windows 10 Pro",
+            ),
+            ("GeForce GTX 1080 Ti\n", "gpu", "GeForce GTX 1080 Ti"),
             ("Python ver:3.11.5\n", "python", "3.11.5"),
             (
                 "**Python Version (if applicable)**: 3.8.10\n",
