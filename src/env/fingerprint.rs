@@ -1858,6 +1858,8 @@ mod tests {
              CUDA compiler           Cuda compilation tools, release 9.2, V9.2.148\n\
              PyTorch                 1.6.0 @/home/cl/anaconda3/envs/detectron2/lib/python3.7/site-packages/torch\n\
              GPU 0                   GeForce GTX 1070 (arch=6.1)\n";
+        let bare_list = "CUDA 10.1.105\ncuDNN 7.6.4\nWindows 10 Pro\n";
+        let extension = "The detected CUDA version (12.1) mismatches the version that was used to compile PyTorch (11.8).\n";
         let cases = [
             (notes, "driver", "515.43.04"),
             (notes, "os", "Ubuntu 22"),
@@ -2038,31 +2040,11 @@ mod tests {
                 "gpu",
                 "A30",
             ),
-            (
-                "The detected CUDA version (12.1) mismatches the version that was used to compile PyTorch (11.8).\n",
-                "cuda_runtime",
-                "11.8",
-            ),
-            (
-                "The detected CUDA version (12.1) mismatches the version that was used to compile PyTorch (11.8).\n",
-                "cuda_toolkit",
-                "12.1",
-            ),
-            (
-                "CUDA 10.1.105\ncuDNN 7.6.4\nWindows 10 Pro\n",
-                "cuda_toolkit",
-                "10.1.105",
-            ),
-            (
-                "CUDA 10.1.105\ncuDNN 7.6.4\nWindows 10 Pro\n",
-                "cudnn",
-                "7.6.4",
-            ),
-            (
-                "CUDA 10.1.105\ncuDNN 7.6.4\nWindows 10 Pro\n",
-                "os",
-                "Windows 10 Pro",
-            ),
+            (extension, "cuda_runtime", "11.8"),
+            (extension, "cuda_toolkit", "12.1"),
+            (bare_list, "cuda_toolkit", "10.1.105"),
+            (bare_list, "cudnn", "7.6.4"),
+            (bare_list, "os", "Windows 10 Pro"),
             ("GeForce GTX 1080 Ti\n", "gpu", "GeForce GTX 1080 Ti"),
             ("Python ver:3.11.5\n", "python", "3.11.5"),
             (

@@ -847,16 +847,19 @@ mod tests {
 
     /// The wheel table is the rule where the paste shows Linux on x86_64, and only a risk
     /// elsewhere (another platform's wheels carry other lists).
+    /// The level of the architecture-list finding for a paste, if there is one.
+    fn arch_level(paste: &str) -> Option<Level> {
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 12, 2).unwrap();
+        assess(&fingerprint::of(paste.as_bytes()), &[], &[], today)
+            .findings
+            .into_iter()
+            .find(|f| f.rule == "framework-arch-list")
+            .map(|f| f.level)
+    }
+
     #[test]
     fn the_wheel_table_is_a_rule_on_linux_only() {
-        let today = chrono::NaiveDate::from_ymd_opt(2026, 12, 1).unwrap();
-        let level = |paste: &str| {
-            assess(&fingerprint::of(paste.as_bytes()), &[], &[], today)
-                .findings
-                .into_iter()
-                .find(|f| f.rule == "framework-arch-list")
-                .map(|f| f.level)
-        };
+        let level = arch_level;
         let stack = "PyTorch version: 2.8.0+cu128\nGPU 0: NVIDIA GeForce GTX 1050\n";
         assert_eq!(
             level(&format!("OS: Ubuntu 24.04.3 LTS (x86_64)\n{stack}")),
@@ -883,14 +886,7 @@ mod tests {
     /// framework itself says the GPU is not compatible: then its word stands.
     #[test]
     fn ptx_alone_does_not_outvote_the_framework() {
-        let today = chrono::NaiveDate::from_ymd_opt(2026, 12, 2).unwrap();
-        let level = |paste: &str| {
-            assess(&fingerprint::of(paste.as_bytes()), &[], &[], today)
-                .findings
-                .into_iter()
-                .find(|f| f.rule == "framework-arch-list")
-                .map(|f| f.level)
-        };
+        let level = arch_level;
         let list = "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90 compute_37.\n";
         let gpu = "GPU 0: NVIDIA GeForce RTX 5070 Ti\n";
         assert_eq!(level(&format!("{gpu}{list}")), Some(Level::Ok));
