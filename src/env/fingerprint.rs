@@ -400,7 +400,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // sglang's check_env.
         rule(r"^Python:\s*(?:Python\s*)?{V}", "python", "check_env"),
         rule(
-            r"^PyTorch:\s*{TORCH}",
+            r"^(?i:pytorch):\s*{TORCH}",
             "torch",
             "check_env",
         ),
@@ -848,6 +848,9 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // The interpreter's own banner: `Python 3.9.18 (main, Sep 11 2023, 13:41:44)`.
         rule(r"^Python (?P<v>\d+\.\d+\.\d+)(?: \(|\s*$)", "python", "python"),
         rule(r"(?i)^python ver\s*[:：]\s*{V}", "python", "environment list"),
+        // A list's name and version written together (`python3.6.2`, `torch1.3.0`).
+        rule(r"(?i)^python(?P<v>\d\.\d+\.\d+)\s*$", "python", "environment list"),
+        rule(r"(?i)^(?:py)?torch(?P<v>\d\.\d+\.\d+)\s*$", "torch", "environment list"),
         // CuPy's `cupy.show_config()`: CUDA versions as numbers (11030 is 11.3), the GPU and its
         // capability as digits (75 is 7.5), NCCL's version code.
         rule(r"^CuPy Version\s*:\s*(?P<v>\d+\.\d+\.\d+\w*)", "cupy", "cupy.show_config()"),
@@ -2018,6 +2021,9 @@ mod tests {
                 "3.9.18",
             ),
             ("Python 3.8.5\n", "python", "3.8.5"),
+            ("python3.6.2\ntorch1.3.0\n", "python", "3.6.2"),
+            ("python3.6.2\ntorch1.3.0\n", "framework", "torch 1.3.0"),
+            ("  pytorch: 1.7.0\n", "framework", "torch 1.7.0"),
             // A compiler's banner names no OS release; a sentence can.
             ("gcc (Ubuntu 11.2.0-19ubuntu1) 11.2.0\n", "os", ""),
             (
