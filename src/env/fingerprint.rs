@@ -1276,9 +1276,20 @@ static LONE_VERSION: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid")
 });
 
+/// A version written without its dot, the last digit the minor (`sm_86`, `cu121`): 8.6, 12.1.
+fn last_digit_minor(v: &str) -> String {
+    let (major, minor) = v.split_at(v.len() - 1);
+    format!("{major}.{minor}")
+}
+
+/// A CUDA version as the CUDA API numbers it (`12080` is 12.8, `11040` is 11.4).
+fn cuda_number(v: &str) -> String {
+    let n: u64 = v.parse().unwrap_or(0);
+    format!("{}.{}", n / 1000, (n % 1000) / 10)
+}
+
 /// The first version in a line.
-static FIRST_VERSION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\d+\.\d+(?:\.\d+)*").expect("valid"));
+static FIRST_VERSION: LazyLock<Regex> = LazyLock::new(|| Regex::new(VERSION).expect("valid"));
 
 /// A line as a hand-written list holds it: without indentation, a list marker (`-`, `*`, `•`),
 /// emphasis (`**Driver**: ...`) and code spans.
@@ -1437,10 +1448,7 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                 let (field, value) = match rule.field {
                     "torch" => ("framework", format!("torch {}", v)),
                     "torch_text" => ("framework_text", format!("torch {}", v)),
-                    "cc_sm" => {
-                        let (major, minor) = v.split_at(v.len() - 1);
-                        ("cc", format!("{major}.{minor}"))
-                    }
+                    "cc_sm" => ("cc", last_digit_minor(v)),
                     "cuda_compat_dashed" => ("cuda_compat", v.replace('-', ".")),
                     "cudnn_built_tuple" => ("cudnn_built", v.replace(", ", ".")),
                     "cudnn_tuple" => ("cudnn", v.replace(", ", ".")),
@@ -1449,10 +1457,7 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                     "paddle" => ("framework", format!("paddlepaddle {}", v)),
                     "cuda_listed" if v.split('.').count() >= 3 => ("cuda_toolkit", v.to_string()),
                     "cuda_listed" => ("cuda_runtime", v.to_string()),
-                    "wheel_cu" => {
-                        let (major, minor) = v.split_at(v.len() - 1);
-                        ("cuda_runtime", format!("{major}.{minor}"))
-                    }
+                    "wheel_cu" => ("cuda_runtime", last_digit_minor(v)),
                     "cupy" => ("framework", format!("cupy {}", v)),
                     // post97: CUDA 9 (cuDNN 7); post107: CUDA 10.0 (cuDNN 7); post112: 11.2.
                     "paddle_post" => match (v.len(), v) {
@@ -1460,10 +1465,7 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                         (_, "107") => ("cuda_runtime", "10.0".to_string()),
                         _ => ("cuda_runtime", format!("{}.{}", &v[..2], &v[2..])),
                     },
-                    "cuda_runtime_number" => {
-                        let n: u64 = v.parse().unwrap_or(0);
-                        ("cuda_runtime", format!("{}.{}", n / 1000, (n % 1000) / 10))
-                    }
+                    "cuda_runtime_number" => ("cuda_runtime", cuda_number(v)),
                     // NCCL's version code: 2507 is 2.5.7; from 2.9, 21602 is 2.16.2.
                     "nccl_number" => {
                         let n: u64 = v.parse().unwrap_or(0);
@@ -1474,10 +1476,7 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                         };
                         ("nccl", format!("{major}.{}.{}", rest / 100, rest % 100))
                     }
-                    "driver_cuda_number" => {
-                        let n: u64 = v.parse().unwrap_or(0);
-                        ("driver_cuda", format!("{}.{}", n / 1000, (n % 1000) / 10))
-                    }
+                    "driver_cuda_number" => ("driver_cuda", cuda_number(v)),
                     // `Linux-5.4.0-42-generic-x86_64-with-glibc2.10` is a platform, not an OS.
                     "os" if v.starts_with("Linux-") => continue,
                     f => (f, v.to_string()),
@@ -1597,13 +1596,19 @@ pub fn cc_of_gpu(name: &str) -> Option<&'static str> {
 impl Fingerprint {
     /// Fields that follow from others when the paste does not print them: the compute
     /// capability from the GPU's name, the CUDA a PyTorch wheel was built with from its tag.
+    /// Takes out the reading kept under `from`, and keeps it as `field` when nothing else gave
+    /// `field`.
+    fn fall_back(&mut self, from: &str, field: &str) {
+        if let Some(kept) = self.fields.remove(from)
+            && self.get(field).is_none()
+        {
+            self.add(field, &kept.value, kept.line, kept.source);
+        }
+    }
+
     fn derive(&mut self) {
         // nvidia-smi's own version stands for the driver only when nothing names the driver.
-        if let Some(smi) = self.fields.remove("smi_version")
-            && self.get("driver").is_none()
-        {
-            self.add("driver", &smi.value, smi.line, smi.source);
-        }
+        self.fall_back("smi_version", "driver");
         // GPU feature discovery gives versions a part per label.
         let part = |fp: &mut Fingerprint, name: &str| fp.fields.remove(name);
         let (major, minor, rev) = (
@@ -1627,16 +1632,9 @@ impl Fingerprint {
                 self.add(field, &value, major.line, major.source);
             }
         }
-        if let Some(text) = self.fields.remove("os_text")
-            && self.get("os").is_none()
-        {
-            self.add("os", &text.value, text.line, text.source);
-        }
-        if let Some(text) = self.fields.remove("framework_text")
-            && self.get("framework").is_none()
-        {
-            self.add("framework", &text.value, text.line, text.source);
-        }
+        // What a sentence names counts only when nothing else names it.
+        self.fall_back("os_text", "os");
+        self.fall_back("framework_text", "framework");
         if self.get("cc").is_none()
             && let Some(gpu) = self.get("gpu").cloned()
             && let Some(cc) = cc_of_gpu(&gpu.value)

@@ -415,15 +415,15 @@ fn similar_alone_grid() {
         for dir in labelled_dirs(&repo_root().join("eval").join(name), name) {
             let expected = dir.file_name().unwrap().to_string_lossy().into_owned();
             for log in logs(&dir) {
-                let name = log.file_name().unwrap().to_string_lossy().into_owned();
-                cases.push((Some(expected.clone()), fs::read(&log).unwrap(), name));
+                let file = log.file_name().unwrap().to_string_lossy().into_owned();
+                cases.push((Some(expected.clone()), fs::read(&log).unwrap(), file));
             }
         }
     }
     for name in ["healthy", "real-healthy"] {
         for log in logs(&repo_root().join("eval").join(name)) {
-            let name = log.file_name().unwrap().to_string_lossy().into_owned();
-            cases.push((None, fs::read(&log).unwrap(), name));
+            let file = log.file_name().unwrap().to_string_lossy().into_owned();
+            cases.push((None, fs::read(&log).unwrap(), file));
         }
     }
     let held_out = std::env::var_os("LORE_TUNE_HELD_OUT").is_some();
@@ -439,7 +439,7 @@ fn similar_alone_grid() {
         .collect();
     // Per grid point: right, wrong, silent, negatives raised, positives.
     let mut tally = vec![(0, 0, 0, 0, 0); grid.len()];
-    for (expected, bytes, name) in &cases {
+    for (expected, bytes, file) in &cases {
         let own_matcher;
         let matcher = if held_out {
             let text = String::from_utf8_lossy(bytes);
@@ -484,7 +484,7 @@ fn similar_alone_grid() {
                 .iter()
                 .map(|s| format!("{}:{}", s.runbook, s.score))
                 .collect();
-            println!("SHOW want {expected:?} got {got:?} {name}");
+            println!("SHOW want {expected:?} got {got:?} {file}");
         }
         for (n, &(min_score, min_margin)) in grid.iter().enumerate() {
             let p = SimilarParams {
