@@ -38,11 +38,29 @@ impl Fingerprint {
     }
 
     fn add(&mut self, field: &str, value: &str, line: u64, source: &'static str) {
-        let mut value = value.trim().trim_end_matches(['.', ',', ':']).trim_end();
+        let mut value = value.trim();
+        // nvidia-smi's cut name keeps its mark (`Tesla P100-PCIE...`): it is not the whole.
+        if !(field == "gpu" && value.ends_with("...")) {
+            value = value.trim_end_matches(['.', ',', ':']).trim_end();
+        }
         // "Tesla V100-PCIE-32GB GPU": the word is not part of the name, except in a laptop
         // part's ("GeForce RTX 3060 Laptop GPU" is what NVIDIA calls it).
         if field == "gpu" && !value.ends_with(" Laptop GPU") {
             value = value.strip_suffix(" GPU").unwrap_or(value).trim_end();
+        }
+        // "Nvidia GeForce GTX TITAN X" as typed: the vendor's name is not the model's.
+        if field == "gpu" && value.len() > 7 && value[..7].eq_ignore_ascii_case("nvidia ") {
+            value = value[7..].trim_start();
+        }
+        // A name without a number is no model ("GPU: none", "integrated"), except the few
+        // NVIDIA named so.
+        if field == "gpu"
+            && !value.bytes().any(|b| b.is_ascii_digit())
+            && !["titan", "orin", "xavier", "thor"]
+                .iter()
+                .any(|w| value.to_ascii_lowercase().contains(w))
+        {
+            return;
         }
         let value = value.to_string();
         if value.is_empty() {
@@ -62,10 +80,24 @@ impl Fingerprint {
             Some(old) if same_value(field, &old.value, &new.value) => {
                 let parts = |v: &str| v.split('.').count();
                 // (Not a module: kmods built for two kernels can be two builds.)
-                if !["gpu", "os", "kernel_module"].contains(&field)
-                    && parts(&new.value) > parts(&old.value)
-                    && new.value.starts_with(old.value.as_str())
+                // A GPU's name: the one that says more (not nvidia-smi's cut `Tesla P100-PCIE...`
+                // when the whole is printed too), else the better source's.
+                let said = |v: &str| v.trim_end_matches("...").trim_end().len();
+                let better_gpu = field == "gpu"
+                    && (said(&new.value), gpu_rank(new.source))
+                        > (said(&old.value), gpu_rank(old.source));
+                if better_gpu
+                    || !["gpu", "os", "kernel_module"].contains(&field)
+                        && parts(&new.value) > parts(&old.value)
+                        && new.value.starts_with(old.value.as_str())
                 {
+                    self.fields.insert(field.to_string(), new);
+                }
+            }
+            // A GPU's name as a person wrote it yields to a tool's printing of it ("RTX 4090D"
+            // typed, "GeForce RTX 4090 D" in nvidia-smi's table): not two GPUs.
+            Some(old) if field == "gpu" && gpu_rank(new.source) != gpu_rank(old.source) => {
+                if gpu_rank(new.source) > gpu_rank(old.source) {
                     self.fields.insert(field.to_string(), new);
                 }
             }
@@ -81,6 +113,18 @@ impl Fingerprint {
                 }
             }
         }
+    }
+}
+
+/// How much a GPU name's source is to be trusted: a name in a sentence least, then a list's or a
+/// form's answer, a bare name line (typed, or `nvidia-smi --query-gpu=name`'s), and a tool's
+/// labelled printing most.
+fn gpu_rank(source: &str) -> u8 {
+    match source {
+        "text" => 0,
+        "environment list" | "issue form" | "TensorFlow issue template" => 1,
+        "nvidia-smi --query-gpu=name" => 2,
+        _ => 3,
     }
 }
 
@@ -107,6 +151,17 @@ fn same_value(field: &str, a: &str, b: &str) -> bool {
             };
             super::compare_versions(a, b) == std::cmp::Ordering::Equal
                 || super::compare_versions(&cut(a), &cut(b)) == std::cmp::Ordering::Equal
+        }
+        // nvidia-smi's table cuts a long name (`Tesla P100-PCIE...`): the same GPU as the whole.
+        _ if field == "gpu" => {
+            let cut = |v: &str| {
+                v.strip_suffix("...")
+                    .map(|p| p.trim_end().to_ascii_lowercase())
+            };
+            let (la, lb) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
+            la == lb
+                || cut(a).is_some_and(|p| lb.starts_with(&p))
+                || cut(b).is_some_and(|p| la.starts_with(&p))
         }
         _ => a.eq_ignore_ascii_case(b),
     }
@@ -237,7 +292,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "nvidia-smi -q",
         ),
         rule(
-            r"^\|\s+\d+\s+(?:NVIDIA\s+)?(?P<v>[A-Za-z][\w -]*?\S(?: \(\w+\))?)\s+(?:On|Off|N/A)\s+\|",
+            r"^\|\s+\d+\s+(?:NVIDIA\s+)?(?P<v>[A-Za-z][\w -]*?\d[\w-]*\s?\.\.\.|[A-Za-z][\w -]*?\S(?: \(\w+\))?)\s+(?:On|Off|N/A|WDDM|TCC)\s+\|",
             "gpu",
             "nvidia-smi",
         ),
@@ -337,12 +392,12 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         rule(r"^Nvidia driver version\s*:\s*{V}", "driver", "collect_env"),
         rule(
-            r"^GPU models and configuration\s*:\s*(?:GPU 0: )?(?:NVIDIA )?(?P<v>[^\n(]+?(?: \([^)\n]*\))?)\s*(?:\(UUID.*)?$",
+            r"^GPU models and configuration\s*:\s*(?:GPU 0: )?(?:NVIDIA )?(?P<v>[^\n(]+?(?: \([^)\nU][^)\n]*\))?)\s*(?:\(UUID.*)?$",
             "gpu",
             "collect_env",
         ),
         rule(
-            r"^GPU 0[:：] ?(?:NVIDIA )?(?P<v>[^\n(]+?(?: \([^)\n]*\))?)\s*(?:\(UUID.*)?$",
+            r"^GPU 0[:：] ?(?:NVIDIA )?(?P<v>[^\n(]+?(?: \([^)\nU][^)\n]*\))?)\s*(?:\(UUID.*)?$",
             "gpu",
             "collect_env",
         ),
@@ -657,6 +712,34 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // TensorFlow's device line: `name: GeForce GTX 960M computeCapability: 5.0`.
         rule(r"\bcomputeCapability:\s*{V}", "cc", "TensorFlow"),
         rule(
+            r"\bname: (?:NVIDIA )?(?P<v>[A-Za-z][^:]*?)\s+computeCapability:",
+            "gpu",
+            "TensorFlow",
+        ),
+        // nvbandwidth's and other CUDA samples' device list: `Device 0: NVIDIA H100 80GB HBM3
+        // (00000000:1b:00)`.
+        rule(
+            r"^\s*Device \d+: (?:NVIDIA )?(?P<v>[A-Za-z][^(,:]*?) \([0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}",
+            "gpu",
+            "CUDA device list",
+        ),
+        // lspci's board name after the chip's (`GP104BM [GeForce GTX 1070 Mobile]`), also
+        // without the vendor's name.
+        rule(
+            r"\b(?:G[KMPVAHB]|TU|GA|AD|GH|GB)\d{3}[A-Z0-9]*\s\[(?P<v>(?:GeForce|Quadro|TITAN|Tesla|RTX|[AHLT]\d)[^\]]*)\]",
+            "gpu",
+            "lspci",
+        ),
+        // A GPU's name written in a sentence or a list (`2xRTX 5000 16GB`, `a Tesla P100, but`,
+        // `RTX2060`): the model as written, yielding to any tool's printing of it (see
+        // `gpu_rank`).
+        rule(
+            r"(?:^|[^A-Za-z0-9_]|\d[x×])(?:(?i:nvidia)\s+)?(?P<v>(?:GeForce\s+)?(?:RTX|GTX|MX)\s?A?\d{3,4}(?:\s?(?:Ti|SUPER|Super|D)\b)?(?:\s(?:Laptop GPU|Mobile|Max-Q|Ada Generation))?|GeForce\s+(?:GT\s)?\d{3,4}M?|(?:GeForce\s+GTX\s+)?TITAN\s(?:RTX|Xp|X|V)(?:\s\(Pascal\))?|Tesla\s[KMPVTA]\d{1,3}[A-Za-z]?(?:-\w+)*|Quadro\s(?:RTX\s)?[A-Z]?\d{3,4}[A-Za-z]?)(?:[^A-Za-z0-9_]|$)",
+            "gpu",
+            "text",
+        ),
+        rule(r"(?i:nvidia)\s+(?P<v>GT\s\d{3,4}M?)\b", "gpu", "text"),
+        rule(
             r"(?i)\bcompute capability:?\s*{V}",
             "cc",
             "environment list",
@@ -936,7 +1019,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(r"^Python\s{2,}{V}", "python", "detectron2 collect_env"),
         rule(r"^PyTorch\s{2,}{TORCH}(?:\s|$)", "torch", "detectron2 collect_env"),
         rule(
-            r"^GPU 0\s{2,}(?:NVIDIA )?(?P<v>\S.*?)\s*\(arch=",
+            r"^GPU 0\s{2,}(?:NVIDIA )?(?P<v>[A-Za-z]\S*(?: \S+)*?)\s*(?:\(arch=.*)?$",
             "gpu",
             "detectron2 collect_env",
         ),
@@ -1125,6 +1208,8 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "quadro",
             "titan",
             "tesla",
+            "rtx",
+            "gtx",
             "major: ",
             "+cu",
             "distribution:",
@@ -1408,9 +1493,9 @@ pub fn of(paste: &[u8]) -> Fingerprint {
         {
             fp.add("os", v.as_str(), n as u64 + 1, "environment list");
         }
-        if !raw.bytes().any(|b| b.is_ascii_digit()) {
-            continue;
-        }
+        // A GPU's name can hold no digit (`TITAN RTX`, `Orin (nvgpu)`): on such a line only
+        // the GPU rules are tried.
+        let digitless = !raw.bytes().any(|b| b.is_ascii_digit());
         let line = crate::signature::normalize::strip_prefix(raw.trim_end());
         let plain = plain_form(raw);
         let marked = raw.contains("**") || raw.contains('`');
@@ -1427,7 +1512,10 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                 })
             })
         };
-        for rule in RULES.iter().filter(|r| holds(r)) {
+        for rule in RULES
+            .iter()
+            .filter(|r| (!digitless || r.field == "gpu") && holds(r))
+        {
             // The line without a log prefix, without list marks and emphasis, and as it is;
             // emphasis first where there is some, since it can split a value
             // (`2.1.2+**cu121**`).
@@ -1512,9 +1600,13 @@ const CC_BY_NAME: &[(&str, &str)] = &[
     ("b200", "10.0"),
     ("b100", "10.0"),
     ("rtx pro 6000 blackwell", "12.0"),
+    ("rtx pro 6000", "12.0"),
+    ("rtx pro 5000", "12.0"),
+    ("rtx pro 4000", "12.0"),
     ("rtx 5090", "12.0"),
     ("rtx 5080", "12.0"),
     ("rtx 5070", "12.0"),
+    ("rtx 5050", "12.0"),
     ("rtx 5060", "12.0"),
     ("gh200", "9.0"),
     ("h200", "9.0"),
@@ -1525,6 +1617,10 @@ const CC_BY_NAME: &[(&str, &str)] = &[
     ("l40", "8.9"),
     ("l20", "8.9"),
     ("l4", "8.9"),
+    ("rtx 5000 ada", "8.9"),
+    ("rtx 4500 ada", "8.9"),
+    ("rtx 4000 ada", "8.9"),
+    ("rtx 2000 ada", "8.9"),
     ("rtx 6000 ada", "8.9"),
     ("rtx 4090", "8.9"),
     ("rtx 4080", "8.9"),
@@ -1538,6 +1634,9 @@ const CC_BY_NAME: &[(&str, &str)] = &[
     ("a40", "8.6"),
     ("a16", "8.6"),
     ("a2", "8.6"),
+    ("rtx a5500", "8.6"),
+    ("rtx a4500", "8.6"),
+    ("rtx a2000", "8.6"),
     ("rtx a6000", "8.6"),
     ("rtx a5000", "8.6"),
     ("rtx a4000", "8.6"),
@@ -1545,40 +1644,96 @@ const CC_BY_NAME: &[(&str, &str)] = &[
     ("rtx 3080", "8.6"),
     ("rtx 3070", "8.6"),
     ("rtx 3060", "8.6"),
+    ("rtx 2050", "8.6"),
     ("rtx 3050", "8.6"),
+    ("orin", "8.7"),
+    ("xavier", "7.2"),
     ("t4", "7.5"),
     ("titan rtx", "7.5"),
+    ("quadro rtx 5000", "7.5"),
+    ("quadro rtx 4000", "7.5"),
+    ("rtx 5000", "7.5"),
+    ("rtx 4000", "7.5"),
+    ("t2000", "7.5"),
+    ("t1200", "7.5"),
+    ("t1000", "7.5"),
+    ("t600", "7.5"),
+    ("t400", "7.5"),
+    ("mx 550", "7.5"),
+    ("mx 450", "7.5"),
     ("quadro rtx 8000", "7.5"),
     ("quadro rtx 6000", "7.5"),
     ("rtx 2080", "7.5"),
     ("rtx 2070", "7.5"),
     ("rtx 2060", "7.5"),
+    ("gtx 1630", "7.5"),
     ("gtx 1660", "7.5"),
     ("gtx 1650", "7.5"),
     ("v100", "7.0"),
     ("titan v", "7.0"),
+    ("tx2", "6.2"),
     ("p100", "6.0"),
+    ("p6000", "6.1"),
+    ("p5000", "6.1"),
+    ("p4000", "6.1"),
+    ("p2000", "6.1"),
+    ("p1000", "6.1"),
     ("p40", "6.1"),
     ("p4", "6.1"),
+    ("titan x (pascal)", "6.1"),
     ("titan xp", "6.1"),
+    ("gt 1030", "6.1"),
+    ("mx 350", "6.1"),
+    ("mx 250", "6.1"),
+    ("mx 150", "6.1"),
     ("gtx 1080", "6.1"),
     ("gtx 1070", "6.1"),
     ("gtx 1060", "6.1"),
     ("gtx 1050", "6.1"),
+    ("gtx titan x", "5.2"),
+    ("gtx 980m", "5.2"),
+    ("gtx 970m", "5.2"),
+    ("gtx 965m", "5.2"),
+    ("gtx 960m", "5.0"),
+    ("gtx 950m", "5.0"),
+    ("gtx 850m", "5.0"),
     ("m60", "5.2"),
     ("m40", "5.2"),
+    ("gtx 950", "5.2"),
+    ("m4", "5.2"),
     ("gtx 980", "5.2"),
     ("gtx 970", "5.2"),
     ("gtx 960", "5.2"),
+    ("m10", "5.0"),
+    ("mx 130", "5.0"),
+    ("jetson nano", "5.3"),
     ("gtx 750", "5.0"),
+    ("gtx titan", "3.5"),
+    ("gtx 780", "3.5"),
+    ("gt 710", "3.5"),
+    ("920m", "3.5"),
     ("k80", "3.7"),
     ("k40", "3.5"),
     ("k20", "3.5"),
+    ("gtx 770", "3.0"),
+    ("gtx 760", "3.0"),
+    ("gtx 680", "3.0"),
+    ("gtx 670", "3.0"),
+    ("k520", "3.0"),
+    ("k10", "3.0"),
 ];
 
 /// The compute capability NVIDIA lists for a GPU name, `None` for a name not in the table.
 pub fn cc_of_gpu(name: &str) -> Option<&'static str> {
+    // Written together or apart, one model: `RTX2060`, `RTX 3070Ti`, `RTX 4090D`.
+    static SPACED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b(rtx|gtx|gt|mx) ?(\d{3,4})(?: ?(ti|d|super))?\b").expect("valid")
+    });
     let lower = name.to_ascii_lowercase();
+    let lower = SPACED.replace_all(&lower, |c: &regex::Captures| match c.get(3) {
+        Some(suffix) => format!("{} {} {}", &c[1], &c[2], suffix.as_str()),
+        None => format!("{} {}", &c[1], &c[2]),
+    });
     let word = |at: usize, len: usize| {
         let before = lower[..at].chars().next_back();
         let after = lower[at + len..].chars().next();
@@ -1680,8 +1835,22 @@ pub const WHEEL_TABLE: &str = "PyTorch wheel table (Linux x86_64)";
 /// Pascal failing on "no kernel image": https://github.com/easydiffusion/torchruntime/issues/22,
 /// https://github.com/jhj0517/Whisper-WebUI/issues/653). Reviewed 2026-12-02. Windows builds of the
 /// same release have carried other lists.
+///
+/// The rows for PyPI's own wheels (1.12.1+cu102, 1.13.1+cu117, 2.1.2 to 2.4.1 +cu121, 2.5.1 and
+/// 2.6.0 +cu124, 2.7.1+cu126, 2.9.1 and 2.10.0 +cu128) are the `-gencode` flags each wheel's
+/// `torch/lib/libtorch_cuda.so` was built with, read from the wheels as PyPI serves them
+/// (`pip download torch==X --no-deps`, manylinux x86_64; reviewed 2026-12-02).
 const WHEEL_ARCHS: &[(&str, &str, &str)] = &[
+    ("1.12", "cu102", "sm_37 sm_50 sm_60 sm_70"),
+    ("1.13", "cu117", "sm_37 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86"),
     ("2.0", "cu117", "sm_37 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86"),
+    ("2.1", "cu121", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
+    ("2.2", "cu121", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
+    ("2.3", "cu121", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
+    ("2.4", "cu121", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
+    ("2.5", "cu124", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
+    ("2.6", "cu124", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
+    ("2.7", "cu126", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
     (
         "2.8",
         "cu128",
@@ -1690,6 +1859,16 @@ const WHEEL_ARCHS: &[(&str, &str, &str)] = &[
     (
         "2.8",
         "cu129",
+        "sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120",
+    ),
+    (
+        "2.9",
+        "cu128",
+        "sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120",
+    ),
+    (
+        "2.10",
+        "cu128",
         "sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120",
     ),
     ("2.11", "cu126", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
@@ -1725,6 +1904,25 @@ const WHEEL_ARCHS: &[(&str, &str, &str)] = &[
 ];
 
 /// The table's list for `torch X.Y.Z+cuNNN`, `None` for a build it does not know.
+/// Where a row of [`WHEEL_ARCHS`] comes from: the wheel on PyPI for the rows read from PyPI's
+/// wheels, PyTorch's release matrix for the others.
+pub fn wheel_arch_source(framework: &str) -> String {
+    const FROM_PYPI: &[&str] = &[
+        "1.12", "1.13", "2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.9", "2.10",
+    ];
+    let release = framework
+        .strip_prefix("torch ")
+        .and_then(|v| v.split_once('+'))
+        .map(|(r, _)| r)
+        .unwrap_or_default();
+    let minor: String = release.split('.').take(2).collect::<Vec<_>>().join(".");
+    if FROM_PYPI.contains(&minor.as_str()) {
+        format!("https://pypi.org/project/torch/{release}/")
+    } else {
+        "https://github.com/pytorch/pytorch/blob/main/RELEASE.md".to_string()
+    }
+}
+
 pub fn wheel_arch_list(framework: &str) -> Option<&'static str> {
     let version = framework.strip_prefix("torch ")?;
     let (release, tag) = version.split_once('+')?;
@@ -2050,6 +2248,70 @@ mod tests {
             (bare_list, "cudnn", "7.6.4"),
             (bare_list, "os", "Windows 10 Pro"),
             ("GeForce GTX 1080 Ti\n", "gpu", "GeForce GTX 1080 Ti"),
+            // nvidia-smi -L's UUID is not part of the name.
+            (
+                "GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-c3832820-5d0a)\n",
+                "gpu",
+                "GeForce RTX 3090",
+            ),
+            // nvidia-smi's cut name, on Linux and under Windows' driver model.
+            (
+                "|   0  Tesla P100-PCIE...  Off  | 00000000:00:07.0 Off |                    0 |\n",
+                "gpu",
+                "Tesla P100-PCIE...",
+            ),
+            (
+                "|   0  GeForce GTX 105... WDDM  | 00000000:01:00.0 Off |                  N/A |\n",
+                "gpu",
+                "GeForce GTX 105...",
+            ),
+            (
+                "Device 0: NVIDIA H100 80GB HBM3 (00000000:1b:00)\n",
+                "gpu",
+                "H100 80GB HBM3",
+            ),
+            (
+                "GPU is GP104BM [GeForce GTX 1070 Mobile]\n",
+                "gpu",
+                "GeForce GTX 1070 Mobile",
+            ),
+            (
+                "pciBusID: 0000:0a:00.0 name: GeForce GTX 1080 Ti computeCapability: 6.1\n",
+                "gpu",
+                "GeForce GTX 1080 Ti",
+            ),
+            ("GPU 0                  TITAN RTX\n", "gpu", "TITAN RTX"),
+            // Names as people write them, and names without a digit.
+            ("RTX2060\n", "gpu", "RTX2060"),
+            ("- 2xRTX 5000 16GB with nvlink\n", "gpu", "RTX 5000"),
+            ("- nVidia GT 720M\n", "gpu", "GT 720M"),
+            (
+                "It allocates a Tesla P100, but the kernel fails\n",
+                "gpu",
+                "Tesla P100",
+            ),
+            (
+                "My hardware is: NVIDIA TITAN X (Pascal) GPU, driver 535.230.02\n",
+                "gpu",
+                "TITAN X (Pascal)",
+            ),
+            (
+                "- **GPU model and memory**: Nvidia GeForce GTX TITAN X\n",
+                "gpu",
+                "GeForce GTX TITAN X",
+            ),
+            ("- **GPU**: NVIDIA Orin (nvgpu)\n", "gpu", "Orin (nvgpu)"),
+            // A tool's printing of the name stands over a person's, and the whole over the cut.
+            (
+                "GPU:RTX 4090D\n|   0  NVIDIA GeForce RTX 4090 D    WDDM  |   00000000:08:00.0 Off |                  Off |\n",
+                "gpu",
+                "GeForce RTX 4090 D",
+            ),
+            (
+                "|   0  GeForce GTX 108... WDDM  | 00000000:01:00.0 Off |                  N/A |\nGeForce GTX 1080 Ti\n",
+                "gpu",
+                "GeForce GTX 1080 Ti",
+            ),
             ("Python ver:3.11.5\n", "python", "3.11.5"),
             (
                 "**Python Version (if applicable)**: 3.8.10\n",
@@ -2349,6 +2611,19 @@ gpu-a100-23:48121:48121 [0] NCCL INFO NCCL version 2.14.3+cuda11.7\n";
         assert_eq!(cc_of_gpu("Tesla L4"), Some("8.9"));
         assert_eq!(cc_of_gpu("GeForce GTX 1080 Ti"), Some("6.1"));
         assert_eq!(cc_of_gpu("Radeon"), None);
+        // Written together or apart, with a suffix: one model.
+        assert_eq!(cc_of_gpu("RTX2060"), Some("7.5"));
+        assert_eq!(cc_of_gpu("RTX 3070Ti"), Some("8.6"));
+        assert_eq!(cc_of_gpu("RTX 4090D"), Some("8.9"));
+        assert_eq!(cc_of_gpu("GeForce GTX 1070 Mobile"), Some("6.1"));
+        // Two TITAN X: Maxwell's and Pascal's.
+        assert_eq!(cc_of_gpu("GeForce GTX TITAN X"), Some("5.2"));
+        assert_eq!(cc_of_gpu("TITAN X (Pascal)"), Some("6.1"));
+        // A mobile part is not its desktop namesake.
+        assert_eq!(cc_of_gpu("GeForce GTX 960M"), Some("5.0"));
+        assert_eq!(cc_of_gpu("GeForce GTX 960"), Some("5.2"));
+        assert_eq!(cc_of_gpu("RTX 5000 Ada Generation"), Some("8.9"));
+        assert_eq!(cc_of_gpu("Quadro RTX 5000"), Some("7.5"));
         let smi = of(b"| NVIDIA-SMI 550.54.15   Driver Version: 550.54.15   CUDA Version: 12.4 |\n|   0  Tesla V100-SXM2-16GB  On   | 00000000:07:00.0 Off |   0 |\nPyTorch version: 2.3.1+cu121\n");
         assert_eq!(smi.get("cc").unwrap().value, "7.0");
         assert_eq!(smi.get("cuda_runtime").unwrap().value, "12.1");

@@ -471,7 +471,9 @@ fn arch_list_finding(fp: &Fingerprint) -> Option<Finding> {
             )
         },
         source: if from_table {
-            "https://github.com/pytorch/pytorch/blob/main/RELEASE.md".into()
+            fp.get("framework")
+                .map(|f| fingerprint::wheel_arch_source(&f.value))
+                .unwrap_or_else(|| "https://github.com/pytorch/pytorch/blob/main/RELEASE.md".into())
         } else {
             BINARY_COMPATIBILITY.into()
         },
@@ -879,6 +881,31 @@ mod tests {
                 "OS: Ubuntu 22.04.4 LTS (aarch64)\nKernel version: 5.15.148-tegra\n{stack}"
             )),
             Some(Level::Risk)
+        );
+    }
+
+    /// The lists read from PyPI's wheels: Kepler's K80 left with 2.1, Pascal with 2.9.
+    #[test]
+    fn pypi_wheel_rows_judge_old_gpus() {
+        let level = |torch: &str, gpu: &str| {
+            arch_level(&format!(
+                "OS: Ubuntu 22.04.4 LTS (x86_64)\nPyTorch version: {torch}\nGPU 0: NVIDIA {gpu}\n"
+            ))
+        };
+        assert_eq!(level("1.13.1+cu117", "Tesla K80"), Some(Level::Ok));
+        assert_eq!(level("2.1.2+cu121", "Tesla K80"), Some(Level::Violation));
+        assert_eq!(
+            level("2.7.1+cu126", "Tesla P100-PCIE-16GB"),
+            Some(Level::Ok)
+        );
+        assert_eq!(
+            level("2.9.1+cu128", "Tesla P100-PCIE-16GB"),
+            Some(Level::Violation)
+        );
+        assert_eq!(level("2.10.0+cu128", "GeForce RTX 5090"), Some(Level::Ok));
+        assert_eq!(
+            fingerprint::wheel_arch_source("torch 2.10.0+cu128"),
+            "https://pypi.org/project/torch/2.10.0/"
         );
     }
 
