@@ -501,7 +501,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         // Forward compatibility, installed.
         rule(
-            r"^(?:ii\s+)?cuda-compat-(?P<v>\d+-\d+)\b",
+            r"^(?:ii\s+)?cuda-compat-(?P<v>\d+-\d+)(?:[/.\s]|-\d)",
             "cuda_compat_dashed",
             "packages",
         ),
@@ -588,6 +588,126 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "pacman",
         ),
         rule(r"^(?:local/)?cuda\s+(?P<v>\d+\.\d+\.\d+)-\d", "cuda_toolkit", "pacman"),
+        // Package lists of every kind for the container toolkit, cuDNN, NCCL, fabric manager, the
+        // CUDA toolkit and SUSE's driver packages: dpkg -l (`ii  name  version`), apt list
+        // (`name/suite,now version`), rpm -qa (`name-version-release.arch`), dnf list
+        // (`name.arch  [epoch:]version-release`), pacman -Q (`name version-rel`), zypper
+        // (`i | name | package | version |`).
+        rule(
+            &package(r"nvidia-container-toolkit(?:-base)?|libnvidia-container(?:1|-tools)", r"\d+\.\d+\.\d+"),
+            "container_toolkit",
+            "package list",
+        ),
+        rule(
+            &package(r"lib(?:cudnn\d(?:-cuda-\d+)?)|cudnn\d?(?:-cuda-\d+(?:-\d+)?)?", r"\d+\.\d+\.\d+(?:\.\d+)?"),
+            "cudnn",
+            "package list",
+        ),
+        rule(&package(r"libnccl2?|nccl", r"\d+\.\d+\.\d+"), "nccl", "package list"),
+        rule(
+            &package(r"nvidia-fabric-?manager(?:-\d+)?|cuda-drivers-fabricmanager(?:-\d+)?", r"\d{3}\.\d+(?:\.\d+)?"),
+            "fabric_manager",
+            "package list",
+        ),
+        rule(&package(r"cuda-nvcc-\d+-\d+", r"\d+\.\d+\.\d+"), "cuda_toolkit", "package list"),
+        rule(
+            &package(r"cuda-toolkit-\d+-\d+", r"\d+\.\d+\.\d+"),
+            "cuda_toolkit_package",
+            "package list",
+        ),
+        rule(
+            &package(r"nvidia-driver|nvidia-compute-(?:utils-)?G\d+|nvidia-open-driver-G\d+\S*", r"\d{3}\.\d+(?:\.\d+)?"),
+            "driver",
+            "package list",
+        ),
+        // SUSE's open kernel module package.
+        rule(r"\bnvidia-(?P<v>open)-driver-G\d+", "driver_flavor", "package name"),
+        // Python's platform string (`Linux-5.15.0-91-generic-x86_64-with-glibc2.35`, as
+        // transformers-cli env, accelerate env and Ultralytics print it): the kernel release.
+        rule(
+            r"\bLinux-(?P<v>\d+\.\d+\.\d+[\w.+~-]*?)-(?:x86_64|aarch64|ppc64le)-with",
+            "kernel",
+            "platform.platform()",
+        ),
+        // pip freeze / pip list / Lightning's list: JAX, and the CUDA wheels a framework loads.
+        rule(r"(?i)^(?:[-*]\s+)?jax(?:==|:?\s+)(?P<v>\d+\.\d+\.\d+)\s*$", "jax", "pip"),
+        rule(
+            r"(?i)^(?:\[pip3?\]\s*|[-*]\s+)?nvidia-cuda-runtime-cu\d+(?:==|:?\s+)(?P<v>\d+\.\d+\.\d+)",
+            "cuda_runtime_wheel",
+            "pip",
+        ),
+        rule(
+            r"(?i)^(?:\[pip3?\]\s*|[-*]\s+)?nvidia-nccl-cu\d+(?:==|:?\s+)(?P<v>\d+\.\d+\.\d+)",
+            "nccl",
+            "pip",
+        ),
+        rule(
+            r"(?i)^(?:[-*]\s+)?nvidia-cudnn-cu\d+(?:==|:?\s+)(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)",
+            "cudnn",
+            "pip",
+        ),
+        // conda env export's specs (`- pytorch=2.0.1=py3.9_cuda11.8_cudnn8.7.0_0`).
+        rule(
+            r"^\s*-\s+pytorch=(?P<v>\d+\.\d+\.\d+)=",
+            "torch",
+            "conda env export",
+        ),
+        rule(
+            r"^\s*-\s+pytorch=[\d.]+=\S*?_cuda(?P<v>\d+\.\d+)_",
+            "cuda_runtime",
+            "conda env export",
+        ),
+        rule(
+            r"^\s*-\s+pytorch=[\d.]+=\S*?_cudnn(?P<v>\d+\.\d+\.\d+)_",
+            "cudnn",
+            "conda env export",
+        ),
+        // hostnamectl.
+        rule(r"^\s*Operating System:\s*(?P<v>[A-Za-z][^\n]*?)\s*$", "os", "hostnamectl"),
+        rule(r"^\s*Kernel:\s*Linux\s+(?P<v>\d+\.\d+\S*)", "kernel", "hostnamectl"),
+        // `uname -r` alone: a release with a distribution's or a platform's suffix.
+        rule(
+            r"^(?P<v>\d+\.\d+\.\d+(?:[-.+][\w]+)*?[-.](?:generic|amd64|arm64|tegra|lts|azure|aws|gcp|oracle|kvm|lowlatency|default|el\d+(?:_\d+)?(?:\.x86_64|\.aarch64)?|fc\d+\.(?:x86_64|aarch64)|microsoft-standard(?:-WSL2)?|rpi-v8))\s*$",
+            "kernel",
+            "uname -r",
+        ),
+        // Slurm's node record (`OS=Linux 5.14.0-362.24.1.el9_3.x86_64 #1 SMP`).
+        rule(r"\bOS=Linux (?P<v>\d+\.\d+\.\d+\S*)", "kernel", "scontrol show node"),
+        // The container toolkit's own version lines.
+        rule(r"^cli-version:\s*{V}", "container_toolkit", "nvidia-container-cli --version"),
+        rule(
+            r"NVIDIA Container Toolkit CLI version {V}",
+            "container_toolkit",
+            "nvidia-ctk --version",
+        ),
+        // Fabric manager's log and `--version`.
+        rule(
+            r"Fabric ?Manager version(?: is)?\s*:?\s*(?P<v>\d{3}\.\d+(?:\.\d+)?)",
+            "fabric_manager",
+            "fabric manager",
+        ),
+        // deviceQuery's CUDA versions: the driver's (the highest it supports) and the runtime's.
+        rule(
+            r"CUDA Driver Version / Runtime Version\s+(?P<v>\d+\.\d+) / \d+\.\d+",
+            "driver_cuda",
+            "deviceQuery",
+        ),
+        rule(
+            r"CUDA Driver Version / Runtime Version\s+\d+\.\d+ / (?P<v>\d+\.\d+)",
+            "cuda_runtime",
+            "deviceQuery",
+        ),
+        rule(r"\bCUDA Driver Version = {V}", "driver_cuda", "deviceQuery"),
+        rule(r"\bCUDA Runtime Version = {V}", "cuda_runtime", "deviceQuery"),
+        // nvidia-smi --version (R580 on) and nvidia-bug-report.sh --versions.
+        rule(r"(?:^|\|\s*)DRIVER version\s*:\s*{V}", "driver", "nvidia-smi --version"),
+        rule(r"(?:^|\|\s*)CUDA Version\s*:\s*{V}\s*$", "driver_cuda", "nvidia-smi --version"),
+        // dcgmi discovery's table.
+        rule(
+            r"^\|\s*\d+\s*\|\s*Name: (?:NVIDIA )?(?P<v>[A-Za-z][\w -]*?\w)\s*\|",
+            "gpu",
+            "dcgmi discovery",
+        ),
         rule(r"^(?:local/)?cudnn\s+(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)-\d", "cudnn", "pacman"),
         // NGC containers' start banner: the driver found, and that forward compatibility cannot
         // make up for it ("compatibility mode is UNAVAILABLE").
@@ -659,7 +779,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         // TensorFlow's issue template, and lists that copy it.
         rule(
-            r"(?i)^tensorflow(?:-gpu)?(?: version)?(?: \([^)]*\))?\s*(?:[:：=]\s*|\s)(?:\('[^']*',\s*')?v?{V}",
+            r"(?i)^tensorflow(?:-gpu)?(?: version)?(?: \([^)]*\))?\s*(?:(?:==?|[:：])\s*|\s)(?:\('[^']*',\s*')?v?{V}",
             "tensorflow",
             "environment list",
         ),
@@ -698,7 +818,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "Ultralytics banner",
         ),
         rule(
-            r"(?i)^(?:NVIDIA )?(?:GPU|GPU model|Graphics card|Video card|Compute device name|显卡(?:型号)?)\s*[:：]\s*(?:\d+\s*[x×]\s*)?(?:NVIDIA )?(?P<v>[A-Za-z][^\n(,/]*?(?: \([A-Za-z]+\))?)\s*(?:[(/].*)?$",
+            r"(?i)^(?:NVIDIA )?(?:GPU|GPU model|GPU type|Graphics card|Video card|Compute device name|显卡(?:型号)?)\s*[:：]\s*(?:\d+\s*[x×]\s*)?(?:NVIDIA )?(?P<v>[A-Za-z][^\n(,/]*?(?: \([A-Za-z]+\))?)\s*(?:[(/].*)?$",
             "gpu",
             "environment list",
         ),
@@ -801,7 +921,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // The open flavour named by its package (Ubuntu's nvidia-driver-580-open, Fedora's
         // kmod-nvidia-open, Arch's nvidia-open).
         rule(
-            r"(?i)\b(?:nvidia-(?:driver|dkms|kernel-source)-\d+-|kmod-nvidia-|nvidia-)(?P<v>open)\b",
+            r"(?i)\b(?:nvidia-(?:driver|dkms|kernel-source)-\d+-(?:server-)?|kmod-nvidia-|nvidia-)(?P<v>open)\b",
             "driver_flavor",
             "package name",
         ),
@@ -1163,12 +1283,119 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         )
     }))
     .chain(std::iter::once(rule(
-        r#"nvidia\.com/gpu\.product"?\s*[:=]\s*"?(?:NVIDIA-)?(?P<v>[\w.-]+)"#,
+        r#"nvidia\.com/gpu\.product"?\s*[:=]\s*"?(?:NVIDIA-)?(?P<v>[\w.-]+?)(?:-MIG-[\w.+-]+|-SHARED)?(?:[",\s]|$)"#,
         "gpu",
         "GPU feature discovery",
     )))
     .collect()
 });
+
+/// Expressions typed at Python's prompt (`>>> torch.version.cuda`) and what each answers.
+const REPL_QUESTIONS: &[(&str, &str)] = &[
+    ("torch.__version__", "torch"),
+    ("torch.version.cuda", "cuda_runtime"),
+    ("torch.backends.cudnn.version()", "cudnn"),
+    ("torch.cuda.nccl.version()", "nccl"),
+    ("torch.cuda.get_device_name(0)", "gpu"),
+    ("torch.cuda.get_device_name()", "gpu"),
+    ("torch.cuda.get_device_capability(0)", "cc"),
+    ("torch.cuda.get_device_capability()", "cc"),
+    ("tf.__version__", "tensorflow"),
+    ("paddle.__version__", "paddle"),
+];
+
+/// The field and value Python printed for an expression of [`REPL_QUESTIONS`]: a quoted
+/// string, a number (cuDNN's 8700 is 8.7.0, 90100 is 9.1.0) or a tuple (`(2, 18, 1)`, `(8, 9)`).
+fn repl_answer(asked: &str, line: &str) -> Option<(&'static str, String)> {
+    // IPython prints `Out[2]: (8, 9)`.
+    let line = line.trim();
+    let line = line
+        .strip_prefix("Out[")
+        .and_then(|rest| rest.split_once("]:"))
+        .map_or(line, |(_, value)| value);
+    let value = line.trim().trim_matches(['\'', '"']);
+    if value.is_empty() || value.starts_with(">>>") || value.contains("Error") {
+        return None;
+    }
+    let version = || FIRST_VERSION.find(value).map(|v| v.as_str().to_string());
+    let tuple = || -> Option<String> {
+        let inner = value.strip_prefix('(')?.strip_suffix(')')?;
+        let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+        parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| parts.join("."))
+    };
+    match asked {
+        // The whole build (`2.1.0+cu118`), as the framework's own version prints it.
+        "torch" => Some((
+            "framework",
+            format!("torch {}", value.split_whitespace().next()?),
+        ))
+        .filter(|(_, v)| v[6..].starts_with(|c: char| c.is_ascii_digit())),
+        "tensorflow" => Some(("framework", format!("tensorflow {}", version()?))),
+        "paddle" => Some(("framework", format!("paddlepaddle {}", version()?))),
+        "cudnn" => {
+            let n: u64 = value.parse().ok()?;
+            let (major, rest) = if n >= 10000 {
+                (n / 10000, n % 10000)
+            } else {
+                (n / 1000, n % 1000)
+            };
+            Some(("cudnn", format!("{major}.{}.{}", rest / 100, rest % 100)))
+        }
+        "nccl" => Some(("nccl", tuple()?)),
+        "cc" => Some(("cc", tuple()?)),
+        "gpu" => Some(("gpu", value.to_string())),
+        _ => Some(("cuda_runtime", version()?)),
+    }
+}
+
+/// A CSV header naming columns lore reads: the field of each column and what prints it.
+fn csv_header(line: &str) -> Option<(Vec<Option<&'static str>>, &'static str)> {
+    let line = line.trim();
+    if !line.contains(',') || line.len() > 400 {
+        return None;
+    }
+    let column = |name: &str| match name.trim().to_ascii_lowercase().as_str() {
+        "name" | "model" => Some("gpu"),
+        "driver_version" | "nvrm version" => Some("driver"),
+        "compute_cap" | "architecture" => Some("cc"),
+        "cuda version" => Some("driver_cuda"),
+        _ => None,
+    };
+    let names: Vec<&str> = line.split(',').collect();
+    let columns: Vec<Option<&'static str>> = names.iter().map(|n| column(n)).collect();
+    // Every column a name a query or a report prints (lowercase with dots and underscores, or
+    // the container CLI's words), and at least one lore reads.
+    let known = names.iter().all(|n| {
+        let n = n.trim();
+        !n.is_empty()
+            && n.len() <= 40
+            && n.chars().all(|c| {
+                c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ' ' | '[' | ']' | '/')
+            })
+    });
+    if !known || columns.iter().all(Option::is_none) {
+        return None;
+    }
+    let source = if line.contains("NVRM version") || line.contains("Device Index") {
+        "nvidia-container-cli info --csv"
+    } else if line.contains('_') || line.contains('.') || line.starts_with("name") {
+        "nvidia-smi --query-gpu"
+    } else {
+        return None;
+    };
+    Some((columns, source))
+}
+
+/// A package list's line for `name` (an alternation) at a version matching `version`, in the
+/// forms of dpkg -l, apt list, rpm -qa, dnf list, pacman -Q and zypper.
+fn package(name: &str, version: &str) -> String {
+    format!(
+        r"^(?:ii\s+|(?:local/)?|i\+?\s*\|\s*)(?:{name})(?::\w+)?(?:/\S+|\.(?:x86_64|aarch64|noarch))?(?:\s*\|\s*package\s*\|)?(?:\s+|-)(?:\d+:)?(?P<v>{version})(?:[-+._~\s]|$)"
+    )
+}
 
 /// GPU feature discovery's labels that hold one part of a version, and the part they are.
 const GFD_LABELS: &[(&str, &str)] = &[
@@ -1208,6 +1435,13 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "quadro",
             "titan",
             "tesla",
+            "-generic",
+            "-amd64",
+            "-tegra",
+            ".el7",
+            ".el8",
+            ".el9",
+            "microsoft-standard",
             "rtx",
             "gtx",
             "major: ",
@@ -1406,7 +1640,54 @@ pub fn of(paste: &[u8]) -> Fingerprint {
     let mut fp = Fingerprint::default();
     // A form heading whose answer is on a later line: (field, what printed it).
     let mut answer_to: Option<(&'static str, &'static str)> = None;
+    // A CSV header (`nvidia-smi --query-gpu=name,driver_version --format=csv`,
+    // `nvidia-container-cli info --csv`): the field each column holds, for the next row.
+    let mut csv_columns: Option<(Vec<Option<&'static str>>, &'static str)> = None;
+    // An expression typed at Python's prompt whose value is on the next line.
+    let mut repl_question: Option<(&'static str, &'static str)> = None;
     for (n, raw) in text.lines().enumerate() {
+        if let Some((columns, source)) = csv_columns.take() {
+            let cells: Vec<&str> = raw.split(',').map(str::trim).collect();
+            if cells.len() == columns.len() {
+                for (field, cell) in columns.iter().zip(&cells) {
+                    if let Some(field) = field
+                        && !cell.is_empty()
+                        && !cell.starts_with('[')
+                    {
+                        fp.add(field, cell, n as u64 + 1, source);
+                    }
+                }
+                continue;
+            }
+        }
+        if let Some((asked, source)) = repl_question.take()
+            && let Some((field, value)) = repl_answer(asked, raw)
+        {
+            fp.add(field, &value, n as u64 + 1, source);
+            continue;
+        }
+        if let Some(asked) = REPL_QUESTIONS.iter().find(|(expr, _)| {
+            // `>>> expr`, `>>> print(expr)`, or IPython's `In [3]: expr`.
+            let typed = raw.trim().strip_prefix(">>>").or_else(|| {
+                let rest = raw.trim().strip_prefix("In [")?;
+                rest.split_once("]:").map(|(_, expr)| expr)
+            });
+            typed.is_some_and(|typed| {
+                let typed = typed.trim();
+                typed == *expr
+                    || typed
+                        .strip_prefix("print(")
+                        .and_then(|t| t.strip_suffix(')'))
+                        .is_some_and(|t| t == *expr)
+            })
+        }) {
+            repl_question = Some((asked.1, "Python session"));
+            continue;
+        }
+        if let Some(header) = csv_header(raw) {
+            csv_columns = Some(header);
+            continue;
+        }
         if let Some((field, source)) = answer_to
             && !raw.trim().is_empty()
         {
@@ -1528,7 +1809,13 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                 .iter()
                 .enumerate()
                 .filter(|&(i, f)| i == 0 || forms[..i].iter().all(|g| g != f))
-                .find_map(|(_, f)| rule.re().captures(f.as_bytes()))
+                // Most tries fail: a match test costs no capture slots.
+                .find_map(|(_, f)| {
+                    let re = rule.re();
+                    re.is_match(f.as_bytes())
+                        .then(|| re.captures(f.as_bytes()))
+                        .flatten()
+                })
                 && let Some(v) = c.name("v").or_else(|| c.name("b"))
             {
                 let v = String::from_utf8_lossy(v.as_bytes());
@@ -1764,6 +2051,11 @@ impl Fingerprint {
     fn derive(&mut self) {
         // nvidia-smi's own version stands for the driver only when nothing names the driver.
         self.fall_back("smi_version", "driver");
+        // The CUDA toolkit's meta-package stands for nvcc only when nvcc's own is not listed.
+        self.fall_back("cuda_toolkit_package", "cuda_toolkit");
+        // The CUDA runtime wheel beside a framework is its runtime only when the framework's
+        // build does not say which CUDA it was built with.
+        self.fall_back("cuda_runtime_wheel", "cuda_runtime");
         // GPU feature discovery gives versions a part per label.
         let part = |fp: &mut Fingerprint, name: &str| fp.fields.remove(name);
         let (major, minor, rev) = (
@@ -2248,6 +2540,129 @@ mod tests {
             (bare_list, "cudnn", "7.6.4"),
             (bare_list, "os", "Windows 10 Pro"),
             ("GeForce GTX 1080 Ti\n", "gpu", "GeForce GTX 1080 Ti"),
+            // Package lists of every kind.
+            (
+                "nvidia-container-toolkit/unknown,now 1.14.6-1 amd64 [installed]\n",
+                "container_toolkit",
+                "1.14.6",
+            ),
+            (
+                "ii  libnccl2   2.21.5-1+cuda12.4   amd64   NVIDIA Collective Communication Library\n",
+                "nccl",
+                "2.21.5",
+            ),
+            (
+                "libcudnn8-8.9.7.29-1.cuda12.2.x86_64\n",
+                "cudnn",
+                "8.9.7.29",
+            ),
+            (
+                "nvidia-fabric-manager.x86_64     535.161.08-1    @cuda-rhel9-x86_64\n",
+                "fabric_manager",
+                "535.161.08",
+            ),
+            (
+                "i+ | nvidia-compute-G06    | package | 550.78-lp155.1   | x86_64 | NVIDIA\n",
+                "driver",
+                "550.78",
+            ),
+            (
+                "cuda-nvcc-12-2-12.2.140-1.x86_64\ncuda-toolkit-12-2-12.2.2-1.x86_64\n",
+                "cuda_toolkit",
+                "12.2.140",
+            ),
+            (
+                "ii  cuda-toolkit-12-4   12.4.1-1   amd64\n",
+                "cuda_toolkit",
+                "12.4.1",
+            ),
+            // Tools' own version lines.
+            ("cli-version: 1.16.1\n", "container_toolkit", "1.16.1"),
+            (
+                "NVIDIA Container Toolkit CLI version 1.17.8\n",
+                "container_toolkit",
+                "1.17.8",
+            ),
+            (
+                "[INFO] [tid 1803] Fabric Manager version 535.161.08 is running\n",
+                "fabric_manager",
+                "535.161.08",
+            ),
+            (
+                "  CUDA Driver Version / Runtime Version          12.2 / 12.1\n",
+                "cuda_runtime",
+                "12.1",
+            ),
+            (
+                "Operating System: Debian GNU/Linux 12 (bookworm)\n",
+                "os",
+                "Debian GNU/Linux 12 (bookworm)",
+            ),
+            (
+                "          Kernel: Linux 6.1.0-21-amd64\n",
+                "kernel",
+                "6.1.0-21-amd64",
+            ),
+            (
+                "4.18.0-513.18.1.el8_9.x86_64\n",
+                "kernel",
+                "4.18.0-513.18.1.el8_9.x86_64",
+            ),
+            ("5.15.148-tegra\n", "kernel", "5.15.148-tegra"),
+            (
+                "- Platform: Linux-6.5.0-1025-azure-x86_64-with-glibc2.35\n",
+                "kernel",
+                "6.5.0-1025-azure",
+            ),
+            (
+                "| 0      | Name: NVIDIA H100 80GB HBM3                                          |\n",
+                "gpu",
+                "H100 80GB HBM3",
+            ),
+            // CSV with its header.
+            (
+                "name, compute_cap, driver_version\nNVIDIA GeForce RTX 4070 Laptop GPU, 8.9, 560.94\n",
+                "driver",
+                "560.94",
+            ),
+            (
+                "NVRM version,CUDA version\n550.54.15,12.4\n",
+                "driver_cuda",
+                "12.4",
+            ),
+            // pip, conda env export and a Python session.
+            ("tensorflow==2.15.1\n", "framework", "tensorflow 2.15.1"),
+            (
+                "jax                      0.4.30\n",
+                "framework",
+                "jax 0.4.30",
+            ),
+            ("nvidia-nccl-cu12==2.16.5\n", "nccl", "2.16.5"),
+            (
+                "  - pytorch=2.0.1=py3.9_cuda11.8_cudnn8.7.0_0\n",
+                "cudnn",
+                "8.7.0",
+            ),
+            (
+                ">>> torch.__version__\n'2.1.0+cu118'\n",
+                "framework",
+                "torch 2.1.0+cu118",
+            ),
+            (
+                ">>> torch.backends.cudnn.version()\n8700\n",
+                "cudnn",
+                "8.7.0",
+            ),
+            (
+                ">>> torch.cuda.nccl.version()\n(2, 18, 1)\n",
+                "nccl",
+                "2.18.1",
+            ),
+            (
+                "In [2]: torch.cuda.get_device_capability(0)\nOut[2]: (8, 9)\n",
+                "cc",
+                "8.9",
+            ),
             // nvidia-smi -L's UUID is not part of the name.
             (
                 "GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-c3832820-5d0a)\n",

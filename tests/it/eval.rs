@@ -718,6 +718,14 @@ fn environment_of_real_pastes_on_both_splits() {
     }
     let test = env_figures("env-test");
     report("eval/env-test (measured only)", &test);
+    // Output formats taken from the tools that print them (`eval/formats`): readers were
+    // written for them, so this is a floor that keeps them, not a measure of unseen pastes.
+    let formats = env_figures("formats");
+    report("eval/formats (tool formats, tuned on)", &formats);
+    assert!(
+        formats.cases >= 100 && formats.right * 100 >= formats.fields * 85,
+        "{formats:?}"
+    );
     assert!(tune.cases >= 15 && test.cases >= 10, "{tune:?} {test:?}");
 }
 
