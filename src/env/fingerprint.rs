@@ -646,6 +646,42 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "cudnn",
             "pip",
         ),
+        // conda list's rows: Python, and the CUDA and cuDNN in a PyTorch build string
+        // (`py3.10_cuda12.1_cudnn8.9.2_0` from the pytorch channel, `cuda120_py311h..._300` from
+        // conda-forge).
+        rule(r"^python\s{2,}(?P<v>\d\.\d+\.\d+)\s+\S+", "python", "conda list"),
+        rule(
+            r"^pytorch\s{2,}[\d.]+\s+\S*?\bcuda(?P<v>\d{3})_py",
+            "wheel_cu",
+            "conda list",
+        ),
+        rule(
+            r"^pytorch\s{2,}[\d.]+\s+\S*?_cudnn(?P<v>\d+\.\d+\.\d+)_",
+            "cudnn",
+            "conda list",
+        ),
+        // TensorFlow's and XLA's cuDNN at run time (`Loaded cuDNN version 8904`, `90300`).
+        rule(r"Loaded cuDNN version (?P<v>\d{4,6})\b", "cudnn_number", "TensorFlow"),
+        // torch.__config__.show()'s build settings.
+        rule(r"\bTORCH_VERSION=(?P<v>\d+\.\d+\.\d+)", "torch", "torch.__config__.show()"),
+        rule(r"\bCUDNN_VERSION=(?P<v>\d+\.\d+\.\d+)", "cudnn", "torch.__config__.show()"),
+        // Ollama's device line (0.12 on): `msg="inference compute" ... compute=12.0 ...
+        // description="NVIDIA GeForce RTX 5070 Ti" ... driver=13.0`.
+        rule(
+            r#"msg="inference compute".*?\bdescription="(?:NVIDIA )?(?P<v>[^"]+)""#,
+            "gpu",
+            "ollama",
+        ),
+        rule(
+            r#"msg="inference compute".*?\blibrary=CUDA\b.*?\bcompute=(?P<v>\d+\.\d+)\b"#,
+            "cc",
+            "ollama",
+        ),
+        rule(
+            r#"msg="inference compute".*?\blibrary=CUDA\b.*?\bdriver=(?P<v>\d+\.\d+)\b"#,
+            "driver_cuda",
+            "ollama",
+        ),
         // conda env export's specs (`- pytorch=2.0.1=py3.9_cuda11.8_cudnn8.7.0_0`).
         rule(
             r"^\s*-\s+pytorch=(?P<v>\d+\.\d+\.\d+)=",
@@ -1290,6 +1326,17 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     .collect()
 });
 
+/// cuDNN's version code: 8700 is 8.7.0 (major × 1000 before 9), 90100 is 9.1.0 (× 10000 from 9).
+fn cudnn_number(code: &str) -> String {
+    let n: u64 = code.parse().unwrap_or(0);
+    let (major, rest) = if n >= 10000 {
+        (n / 10000, n % 10000)
+    } else {
+        (n / 1000, n % 1000)
+    };
+    format!("{major}.{}.{}", rest / 100, rest % 100)
+}
+
 /// Expressions typed at Python's prompt (`>>> torch.version.cuda`) and what each answers.
 const REPL_QUESTIONS: &[(&str, &str)] = &[
     ("torch.__version__", "torch"),
@@ -1335,15 +1382,10 @@ fn repl_answer(asked: &str, line: &str) -> Option<(&'static str, String)> {
         .filter(|(_, v)| v[6..].starts_with(|c: char| c.is_ascii_digit())),
         "tensorflow" => Some(("framework", format!("tensorflow {}", version()?))),
         "paddle" => Some(("framework", format!("paddlepaddle {}", version()?))),
-        "cudnn" => {
-            let n: u64 = value.parse().ok()?;
-            let (major, rest) = if n >= 10000 {
-                (n / 10000, n % 10000)
-            } else {
-                (n / 1000, n % 1000)
-            };
-            Some(("cudnn", format!("{major}.{}.{}", rest / 100, rest % 100)))
-        }
+        "cudnn" => value
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| ("cudnn", cudnn_number(value))),
         "nccl" => Some(("nccl", tuple()?)),
         "cc" => Some(("cc", tuple()?)),
         "gpu" => Some(("gpu", value.to_string())),
@@ -1841,6 +1883,7 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                         _ => ("cuda_runtime", format!("{}.{}", &v[..2], &v[2..])),
                     },
                     "cuda_runtime_number" => ("cuda_runtime", cuda_number(v)),
+                    "cudnn_number" => ("cudnn", cudnn_number(v)),
                     // NCCL's version code: 2507 is 2.5.7; from 2.9, 21602 is 2.16.2.
                     "nccl_number" => {
                         let n: u64 = v.parse().unwrap_or(0);
@@ -2629,6 +2672,38 @@ mod tests {
                 "NVRM version,CUDA version\n550.54.15,12.4\n",
                 "driver_cuda",
                 "12.4",
+            ),
+            // conda list's rows and build strings.
+            (
+                "python                    3.10.14              h955ad1f_1\n",
+                "python",
+                "3.10.14",
+            ),
+            (
+                "pytorch                   2.3.1           cuda120_py311hf6aebf2_300    conda-forge\n",
+                "cuda_runtime",
+                "12.0",
+            ),
+            (
+                "pytorch                   2.2.1           py3.10_cuda12.1_cudnn8.9.2_0    pytorch\n",
+                "cudnn",
+                "8.9.2",
+            ),
+            // cuDNN's version code in TensorFlow's and XLA's logs, and PyTorch's build settings.
+            (
+                "I0000 cuda_dnn.cc:529] Loaded cuDNN version 90300\n",
+                "cudnn",
+                "9.3.0",
+            ),
+            (
+                "  - Build settings: CUDA_VERSION=12.1, CUDNN_VERSION=9.1.0, TORCH_VERSION=2.4.0, USE_CUDNN=ON\n",
+                "framework",
+                "torch 2.4.0",
+            ),
+            (
+                "time=2025-10-15T21:49:50.104Z level=INFO source=types.go:112 msg=\"inference compute\" id=GPU-0e6f library=CUDA compute=12.0 name=CUDA0 description=\"NVIDIA GeForce RTX 5070 Ti\" driver=13.0 pci_id=0000:01:00.0\n",
+                "driver_cuda",
+                "13.0",
             ),
             // pip, conda env export and a Python session.
             ("tensorflow==2.15.1\n", "framework", "tensorflow 2.15.1"),
