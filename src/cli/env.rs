@@ -23,9 +23,14 @@ pub struct Args {
 }
 
 pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
-    let library = Library::load(root)?;
     let bytes = output::read_paste(args.file.as_deref())?;
-    let fingerprint = env::fingerprint::of(&bytes);
+    // The library (stacks and compat rules) loads on the other core while the paste is read.
+    let (library, fingerprint) = std::thread::scope(|scope| {
+        let library = scope.spawn(|| Library::load(root));
+        let fingerprint = env::fingerprint::of(&bytes);
+        (library.join(), fingerprint)
+    });
+    let library = library.map_err(|_| anyhow::anyhow!("loading the library panicked"))??;
     let assessment = env::assess(
         &fingerprint,
         &library.stacks,
