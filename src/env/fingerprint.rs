@@ -1326,8 +1326,10 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     .collect()
 });
 
-/// cuDNN's version code: 8700 is 8.7.0 (major × 1000 before 9), 90100 is 9.1.0 (× 10000 from 9).
-fn cudnn_number(code: &str) -> String {
+/// A library's version code, as cuDNN and NCCL number theirs: below 10000 the major is the
+/// thousands (cuDNN's 8700 is 8.7.0, NCCL's 2507 is 2.5.7), from 10000 the ten-thousands
+/// (cuDNN 9's 90100 is 9.1.0, NCCL's 21602 is 2.16.2).
+fn version_code(code: &str) -> String {
     let n: u64 = code.parse().unwrap_or(0);
     let (major, rest) = if n >= 10000 {
         (n / 10000, n % 10000)
@@ -1385,7 +1387,7 @@ fn repl_answer(asked: &str, line: &str) -> Option<(&'static str, String)> {
         "cudnn" => value
             .bytes()
             .all(|b| b.is_ascii_digit())
-            .then(|| ("cudnn", cudnn_number(value))),
+            .then(|| ("cudnn", version_code(value))),
         "nccl" => Some(("nccl", tuple()?)),
         "cc" => Some(("cc", tuple()?)),
         "gpu" => Some(("gpu", value.to_string())),
@@ -1406,11 +1408,10 @@ fn csv_header(line: &str) -> Option<(Vec<Option<&'static str>>, &'static str)> {
         "cuda version" => Some("driver_cuda"),
         _ => None,
     };
-    let names: Vec<&str> = line.split(',').collect();
-    let columns: Vec<Option<&'static str>> = names.iter().map(|n| column(n)).collect();
     // Every column a name a query or a report prints (lowercase with dots and underscores, or
-    // the container CLI's words), and at least one lore reads.
-    let known = names.iter().all(|n| {
+    // the container CLI's words), and at least one lore reads. Most log lines with a comma fail
+    // the first test, before anything is allocated.
+    let known = line.split(',').all(|n| {
         let n = n.trim();
         !n.is_empty()
             && n.len() <= 40
@@ -1418,7 +1419,11 @@ fn csv_header(line: &str) -> Option<(Vec<Option<&'static str>>, &'static str)> {
                 c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ' ' | '[' | ']' | '/')
             })
     });
-    if !known || columns.iter().all(Option::is_none) {
+    if !known {
+        return None;
+    }
+    let columns: Vec<Option<&'static str>> = line.split(',').map(column).collect();
+    if columns.iter().all(Option::is_none) {
         return None;
     }
     let source = if line.contains("NVRM version") || line.contains("Device Index") {
@@ -1708,23 +1713,20 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             fp.add(field, &value, n as u64 + 1, source);
             continue;
         }
-        if let Some(asked) = REPL_QUESTIONS.iter().find(|(expr, _)| {
-            // `>>> expr`, `>>> print(expr)`, or IPython's `In [3]: expr`.
-            let typed = raw.trim().strip_prefix(">>>").or_else(|| {
-                let rest = raw.trim().strip_prefix("In [")?;
-                rest.split_once("]:").map(|(_, expr)| expr)
-            });
-            typed.is_some_and(|typed| {
-                let typed = typed.trim();
-                typed == *expr
-                    || typed
-                        .strip_prefix("print(")
-                        .and_then(|t| t.strip_suffix(')'))
-                        .is_some_and(|t| t == *expr)
-            })
-        }) {
-            repl_question = Some((asked.1, "Python session"));
-            continue;
+        // `>>> expr`, `>>> print(expr)`, or IPython's `In [3]: expr`.
+        let typed = raw.trim().strip_prefix(">>>").or_else(|| {
+            let rest = raw.trim().strip_prefix("In [")?;
+            rest.split_once("]:").map(|(_, expr)| expr)
+        });
+        if let Some(typed) = typed.map(str::trim) {
+            let typed = typed
+                .strip_prefix("print(")
+                .and_then(|t| t.strip_suffix(')'))
+                .unwrap_or(typed);
+            if let Some(&(_, asked)) = REPL_QUESTIONS.iter().find(|(expr, _)| *expr == typed) {
+                repl_question = Some((asked, "Python session"));
+                continue;
+            }
         }
         if let Some(header) = csv_header(raw) {
             csv_columns = Some(header);
@@ -1883,17 +1885,9 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                         _ => ("cuda_runtime", format!("{}.{}", &v[..2], &v[2..])),
                     },
                     "cuda_runtime_number" => ("cuda_runtime", cuda_number(v)),
-                    "cudnn_number" => ("cudnn", cudnn_number(v)),
+                    "cudnn_number" => ("cudnn", version_code(v)),
                     // NCCL's version code: 2507 is 2.5.7; from 2.9, 21602 is 2.16.2.
-                    "nccl_number" => {
-                        let n: u64 = v.parse().unwrap_or(0);
-                        let (major, rest) = if n >= 10000 {
-                            (n / 10000, n % 10000)
-                        } else {
-                            (n / 1000, n % 1000)
-                        };
-                        ("nccl", format!("{major}.{}.{}", rest / 100, rest % 100))
-                    }
+                    "nccl_number" => ("nccl", version_code(v)),
                     "driver_cuda_number" => ("driver_cuda", cuda_number(v)),
                     // `Linux-5.4.0-42-generic-x86_64-with-glibc2.10` is a platform, not an OS.
                     "os" if v.starts_with("Linux-") => continue,
@@ -2175,97 +2169,189 @@ pub const WHEEL_TABLE: &str = "PyTorch wheel table (Linux x86_64)";
 /// 2.6.0 +cu124, 2.7.1+cu126, 2.9.1 and 2.10.0 +cu128) are the `-gencode` flags each wheel's
 /// `torch/lib/libtorch_cuda.so` was built with, read from the wheels as PyPI serves them
 /// (`pip download torch==X --no-deps`, manylinux x86_64; reviewed 2026-12-02).
-const WHEEL_ARCHS: &[(&str, &str, &str)] = &[
-    ("1.12", "cu102", "sm_37 sm_50 sm_60 sm_70"),
-    ("1.13", "cu117", "sm_37 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86"),
-    ("2.0", "cu117", "sm_37 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86"),
-    ("2.1", "cu121", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
-    ("2.2", "cu121", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
-    ("2.3", "cu121", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
-    ("2.4", "cu121", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
-    ("2.5", "cu124", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
-    ("2.6", "cu124", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
-    ("2.7", "cu126", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
+const WHEEL_ARCHS: &[WheelRow] = &[
+    (
+        "1.12",
+        "cu102",
+        "sm_37 sm_50 sm_60 sm_70",
+        WheelSource::PyPi,
+    ),
+    (
+        "1.13",
+        "cu117",
+        "sm_37 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86",
+        WheelSource::PyPi,
+    ),
+    (
+        "2.0",
+        "cu117",
+        "sm_37 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86",
+        WheelSource::Matrix,
+    ),
+    (
+        "2.1",
+        "cu121",
+        "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90",
+        WheelSource::PyPi,
+    ),
+    (
+        "2.2",
+        "cu121",
+        "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90",
+        WheelSource::PyPi,
+    ),
+    (
+        "2.3",
+        "cu121",
+        "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90",
+        WheelSource::PyPi,
+    ),
+    (
+        "2.4",
+        "cu121",
+        "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90",
+        WheelSource::PyPi,
+    ),
+    (
+        "2.5",
+        "cu124",
+        "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90",
+        WheelSource::PyPi,
+    ),
+    (
+        "2.6",
+        "cu124",
+        "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90",
+        WheelSource::PyPi,
+    ),
+    (
+        "2.7",
+        "cu126",
+        "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90",
+        WheelSource::PyPi,
+    ),
     (
         "2.8",
         "cu128",
         "sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120",
+        WheelSource::Matrix,
     ),
     (
         "2.8",
         "cu129",
         "sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120",
+        WheelSource::Matrix,
     ),
     (
         "2.9",
         "cu128",
         "sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120",
+        WheelSource::PyPi,
     ),
     (
         "2.10",
         "cu128",
         "sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120",
+        WheelSource::PyPi,
     ),
-    ("2.11", "cu126", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
-    ("2.11", "cu128", "sm_75 sm_80 sm_86 sm_90 sm_100 sm_120"),
+    (
+        "2.11",
+        "cu126",
+        "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90",
+        WheelSource::Matrix,
+    ),
+    (
+        "2.11",
+        "cu128",
+        "sm_75 sm_80 sm_86 sm_90 sm_100 sm_120",
+        WheelSource::Matrix,
+    ),
     (
         "2.11",
         "cu130",
         "sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 compute_120",
+        WheelSource::Matrix,
     ),
-    ("2.12", "cu126", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
+    (
+        "2.12",
+        "cu126",
+        "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90",
+        WheelSource::Matrix,
+    ),
     (
         "2.12",
         "cu130",
         "sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 compute_120",
+        WheelSource::Matrix,
     ),
-    ("2.13", "cu126", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
+    (
+        "2.13",
+        "cu126",
+        "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90",
+        WheelSource::Matrix,
+    ),
     (
         "2.13",
         "cu130",
         "sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 compute_120",
+        WheelSource::Matrix,
     ),
-    ("2.14", "cu126", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"),
+    (
+        "2.14",
+        "cu126",
+        "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90",
+        WheelSource::Matrix,
+    ),
     (
         "2.14",
         "cu130",
         "sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 compute_120",
+        WheelSource::Matrix,
     ),
     (
         "2.14",
         "cu132",
         "sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 compute_120",
+        WheelSource::Matrix,
     ),
 ];
 
 /// The table's list for `torch X.Y.Z+cuNNN`, `None` for a build it does not know.
-/// Where a row of [`WHEEL_ARCHS`] comes from: the wheel on PyPI for the rows read from PyPI's
-/// wheels, PyTorch's release matrix for the others.
-pub fn wheel_arch_source(framework: &str) -> String {
-    const FROM_PYPI: &[&str] = &[
-        "1.12", "1.13", "2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.9", "2.10",
-    ];
-    let release = framework
-        .strip_prefix("torch ")
-        .and_then(|v| v.split_once('+'))
-        .map(|(r, _)| r)
-        .unwrap_or_default();
-    let minor: String = release.split('.').take(2).collect::<Vec<_>>().join(".");
-    if FROM_PYPI.contains(&minor.as_str()) {
-        format!("https://pypi.org/project/torch/{release}/")
-    } else {
-        "https://github.com/pytorch/pytorch/blob/main/RELEASE.md".to_string()
-    }
+/// A row of [`WHEEL_ARCHS`]: release, CUDA tag, architectures, where it was read.
+type WheelRow = (&'static str, &'static str, &'static str, WheelSource);
+
+/// Where a row of [`WHEEL_ARCHS`] was read: PyTorch's release matrix (or the wheels' printed
+/// lists), or the `-gencode` flags of the wheel PyPI serves.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum WheelSource {
+    Matrix,
+    PyPi,
 }
 
-pub fn wheel_arch_list(framework: &str) -> Option<&'static str> {
+/// The row of [`WHEEL_ARCHS`] for a framework reading (`torch 2.10.0+cu128`), with the release.
+fn wheel_row(framework: &str) -> Option<(&'static WheelRow, &str)> {
     let version = framework.strip_prefix("torch ")?;
     let (release, tag) = version.split_once('+')?;
     let minor: String = release.split('.').take(2).collect::<Vec<_>>().join(".");
     WHEEL_ARCHS
         .iter()
-        .find(|(r, t, _)| *r == minor && *t == tag)
-        .map(|(_, _, list)| *list)
+        .find(|(r, t, _, _)| *r == minor && *t == tag)
+        .map(|row| (row, release))
+}
+
+/// Where a wheel's architecture list comes from: the wheel on PyPI for the rows read from PyPI's
+/// wheels, PyTorch's release matrix for the others.
+pub fn wheel_arch_source(framework: &str) -> String {
+    match wheel_row(framework) {
+        Some(((_, _, _, WheelSource::PyPi), release)) => {
+            format!("https://pypi.org/project/torch/{release}/")
+        }
+        _ => "https://github.com/pytorch/pytorch/blob/main/RELEASE.md".to_string(),
+    }
+}
+
+pub fn wheel_arch_list(framework: &str) -> Option<&'static str> {
+    wheel_row(framework).map(|((_, _, list, _), _)| *list)
 }
 
 #[cfg(test)]
