@@ -14,8 +14,18 @@ use super::stack::{FieldKind, check_value, field_kind};
 use super::{Diagnostic, Problems, is_valid_id};
 
 /// Fields a rule may read beyond a stack's vocabulary: the highest CUDA the driver supports, the
-/// loaded kernel module, and the architectures a framework build carries (`sm_80 sm_86 ...`).
-const EXTRA_FIELDS: &[&str] = &["driver_cuda", "kernel_module", "arch_list", "cudnn_built"];
+/// loaded kernel module, the architectures a framework build carries (`sm_80 sm_86 ...`), the
+/// cuDNN a build was compiled against, and the versions of libraries that publish their own GPU
+/// floor (FlashAttention, vLLM, Ollama).
+const EXTRA_FIELDS: &[&str] = &[
+    "driver_cuda",
+    "kernel_module",
+    "arch_list",
+    "cudnn_built",
+    "flash_attn",
+    "vllm",
+    "ollama",
+];
 
 /// Facts older than this are warned about: vendors' tables move.
 pub const REVIEW_DAYS: i64 = 180;

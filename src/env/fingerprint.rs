@@ -631,6 +631,24 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         // pip freeze / pip list / Lightning's list: JAX, and the CUDA wheels a framework loads.
         rule(r"(?i)^(?:[-*]\s+)?jax(?:==|:?\s+)(?P<v>\d+\.\d+\.\d+)\s*$", "jax", "pip"),
+        // Libraries that publish their own GPU floor (compat/library-gpu-floors.md): from pip and
+        // collect_env's package lines, vLLM's own report and image tags, Ollama's version lines.
+        rule(
+            r"(?i)^(?:\[(?:pip3?|conda)\]\s*|[-*]\s+)?flash[-_]attn(?:==|:?\s+)(?P<v>\d+\.\d+\.\d+)",
+            "flash_attn",
+            "pip",
+        ),
+        rule(
+            r"(?i)^(?:\[(?:pip3?|conda)\]\s*|[-*]\s+)?vllm(?:==|:?\s+)(?P<v>\d+\.\d+\.\d+)",
+            "vllm",
+            "pip",
+        ),
+        rule(r"^vLLM Version\s*:\s*{V}", "vllm", "vLLM collect_env"),
+        rule(r"\bvLLM API server version {V}", "vllm", "vLLM"),
+        rule(r"\bvllm/vllm-openai:v{V}", "vllm", "image tag"),
+        rule(r"\bollama version is {V}", "ollama", "ollama -v"),
+        rule(r#"msg="Listening on \S+ \(version {V}\)"#, "ollama", "Ollama"),
+        rule(r"\bollama/ollama:{V}", "ollama", "image tag"),
         rule(
             r"(?i)^(?:\[pip3?\]\s*|[-*]\s+)?nvidia-cuda-runtime-cu\d+(?:==|:?\s+)(?P<v>\d+\.\d+\.\d+)",
             "cuda_runtime_wheel",
@@ -1549,6 +1567,9 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "forward compatibility",
             // `uname -rv`'s "#1 SMP".
             " smp",
+            "flash",
+            "vllm",
+            "ollama",
         ])
         .expect("valid anchors")
 });
@@ -1557,6 +1578,12 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
 /// the loaded module at different versions; the driver's JIT cannot read PTX that a newer CUDA
 /// wrote. (words, field, what printed it)
 const STATEMENTS: &[(&str, &str, &str)] = &[
+    // FlashAttention's kernels refusing a GPU below their floor (flash_api.cpp's check).
+    (
+        "FlashAttention only supports Ampere GPUs or newer",
+        "library_refused",
+        "FlashAttention",
+    ),
     (
         "Driver/library version mismatch",
         "nvml_mismatch",
@@ -2144,6 +2171,12 @@ impl Fingerprint {
                 "PyTorch wheel tag",
             );
         }
+        if self.get("cuda_runtime").is_none()
+            && let Some(framework) = self.get("framework").cloned()
+            && let Some(cuda) = tensorflow_build_cuda(&framework.value, self.get("os"))
+        {
+            self.add("cuda_runtime", cuda, framework.line, TF_BUILDS_SOURCE);
+        }
         if self.get("arch_list").is_none()
             && let Some(framework) = self.get("framework").cloned()
             && let Some(list) = wheel_arch_list(&framework.value)
@@ -2151,6 +2184,76 @@ impl Fingerprint {
             self.add("arch_list", list, framework.line, WHEEL_TABLE);
         }
     }
+}
+
+/// Where a `cuda_runtime` read from [`TF_BUILDS`] says it came from.
+pub const TF_BUILDS_SOURCE: &str = "TensorFlow's tested build configurations";
+
+/// The CUDA each TensorFlow release's GPU packages were built and tested with, as TensorFlow's
+/// "Tested build configurations" table publishes it (https://www.tensorflow.org/install/source#gpu;
+/// its older rows in tensorflow/docs' `site/en/install/source.md`, 2.1 to 2.9 also in
+/// tensorflow/addons' custom-op matrix, 2.11 confirmed in tensorflow/tensorflow#59255, 2.17's
+/// release build in tensorflow/tensorflow@9122d7a). Reviewed 2026-12-02. The longest matching
+/// release prefix wins; a new release is one row.
+const TF_BUILDS: &[(&str, &str)] = &[
+    ("1.0", "8.0"),
+    ("1.1", "8.0"),
+    ("1.2", "8.0"),
+    ("1.3", "8.0"),
+    ("1.4", "8.0"),
+    ("1.5", "9.0"),
+    ("1.6", "9.0"),
+    ("1.7", "9.0"),
+    ("1.8", "9.0"),
+    ("1.9", "9.0"),
+    ("1.10", "9.0"),
+    ("1.11", "9.0"),
+    ("1.12", "9.0"),
+    ("1.13", "10.0"),
+    ("1.14", "10.0"),
+    ("1.15", "10.0"),
+    ("2.0", "10.0"),
+    ("2.1", "10.1"),
+    ("2.2", "10.1"),
+    ("2.3", "10.1"),
+    ("2.4", "11.0"),
+    ("2.5", "11.2"),
+    ("2.6", "11.2"),
+    ("2.7", "11.2"),
+    ("2.8", "11.2"),
+    ("2.9", "11.2"),
+    ("2.10", "11.2"),
+    ("2.11", "11.2"),
+    ("2.12", "11.8"),
+    ("2.13", "11.8"),
+    ("2.14", "11.8"),
+    ("2.15", "12.2"),
+    ("2.16", "12.3"),
+    ("2.17", "12.3"),
+    ("2.18", "12.5"),
+    ("2.19", "12.5"),
+    ("2.20", "12.5"),
+];
+
+/// The CUDA a TensorFlow release (`tensorflow 1.14.0`, `tensorflow-gpu 2.4.1`) was built for, by
+/// [`TF_BUILDS`]. None for a release the table does not list, and on Windows from 2.11, whose
+/// native packages have no GPU support at all.
+pub fn tensorflow_build_cuda(framework: &str, os: Option<&Field>) -> Option<&'static str> {
+    let version = framework
+        .strip_prefix("tensorflow ")
+        .or_else(|| framework.strip_prefix("tensorflow-gpu "))?;
+    let release: Vec<&str> = version.split(['.', '-', '+', 'r']).take(2).collect();
+    let [major, minor] = release[..] else {
+        return None;
+    };
+    let key = format!("{major}.{minor}");
+    let cuda = TF_BUILDS.iter().find(|(r, _)| *r == key)?.1;
+    let windows = os.is_some_and(|o| o.value.to_ascii_lowercase().contains("windows"));
+    let minor: u32 = minor.parse().ok()?;
+    if windows && (major != "1" && minor >= 11) {
+        return None;
+    }
+    Some(cuda)
 }
 
 /// Where an `arch_list` read from [`WHEEL_ARCHS`] says it came from (the rule only where the paste
@@ -2360,6 +2463,44 @@ mod tests {
 
     /// The table of needles made ahead must be what the analysis gives for every rule, and hold
     /// nothing else: `LORE_BLESS=1 cargo test --lib needle_table` writes it again.
+    #[test]
+    fn tensorflow_names_the_cuda_its_release_was_built_for() {
+        let tf = of(b"tensorflow-gpu==1.13.1\ncat /proc/driver/nvidia/version\nNVRM version: NVIDIA UNIX x86_64 Kernel Module  396.26  Mon Apr 30 18:01:39 PDT 2018\n");
+        let cuda = tf.get("cuda_runtime").unwrap();
+        assert_eq!(
+            (cuda.value.as_str(), cuda.source),
+            ("10.0", TF_BUILDS_SOURCE)
+        );
+        // A printed CUDA beats the table.
+        let printed = of(b"tensorflow==2.15.0\nCUDA used to build PyTorch: 12.1\n");
+        assert_eq!(printed.get("cuda_runtime").unwrap().value, "12.1");
+        let os = Field {
+            value: "Windows 10 Pro".into(),
+            line: 1,
+            source: "systeminfo",
+        };
+        let windows = |tf: &str| tensorflow_build_cuda(tf, Some(&os));
+        assert_eq!(windows("tensorflow 2.10.1"), Some("11.2"));
+        // Native Windows packages have had no GPU support since 2.11.
+        assert_eq!(windows("tensorflow 2.15.0"), None);
+        assert_eq!(
+            tensorflow_build_cuda("tensorflow 2.16.1", None),
+            Some("12.3")
+        );
+        assert_eq!(
+            tensorflow_build_cuda("tensorflow 1.15.5", None),
+            Some("10.0")
+        );
+        assert_eq!(tensorflow_build_cuda("tensorflow 3.0.0", None), None);
+        assert_eq!(tensorflow_build_cuda("torch 2.1.0+cu121", None), None);
+    }
+
+    #[test]
+    fn flash_attention_refusing_the_gpu_is_read() {
+        let fa = of(b"RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n");
+        assert_eq!(fa.get("library_refused").unwrap().source, "FlashAttention");
+    }
+
     #[test]
     fn needle_table_is_what_the_analysis_gives() {
         let mut rows: Vec<(u64, Option<Vec<Vec<u8>>>)> = RULES
@@ -2793,6 +2934,28 @@ mod tests {
             ),
             // pip, conda env export and a Python session.
             ("tensorflow==2.15.1\n", "framework", "tensorflow 2.15.1"),
+            ("flash-attn==2.6.0.post1\n", "flash_attn", "2.6.0"),
+            ("flash_attn                2.5.8\n", "flash_attn", "2.5.8"),
+            ("[pip3] flash-attn==2.6.3\n", "flash_attn", "2.6.3"),
+            ("vllm==0.7.3\n", "vllm", "0.7.3"),
+            ("vLLM Version: 0.6.3.post1\n", "vllm", "0.6.3"),
+            ("vLLM Version                 : 0.9.1\n", "vllm", "0.9.1"),
+            (
+                "INFO 08-01 vLLM API server version 0.5.3.post1\n",
+                "vllm",
+                "0.5.3",
+            ),
+            (
+                "docker run --gpus all vllm/vllm-openai:v0.7.3 --model x\n",
+                "vllm",
+                "0.7.3",
+            ),
+            ("ollama version is 0.1.17\n", "ollama", "0.1.17"),
+            (
+                "time=2024-06-01T10:00:00.000Z level=INFO source=routes.go:1054 msg=\"Listening on 127.0.0.1:11434 (version 0.1.41)\"\n",
+                "ollama",
+                "0.1.41",
+            ),
             (
                 "jax                      0.4.30\n",
                 "framework",

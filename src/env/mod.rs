@@ -147,6 +147,9 @@ const INSUFFICIENT_DRIVER: &str = PTX_VERSION;
 /// Which GPUs and driver branches forward compatibility is for, and its errors 803 and 804.
 const FORWARD_COMPAT: &str =
     "https://docs.nvidia.com/deploy/cuda-compatibility/forward-compatibility.html";
+/// FlashAttention's README: which GPUs FlashAttention-2 supports.
+const FLASH_ATTENTION: &str =
+    "https://github.com/Dao-AILab/flash-attention#installation-and-features";
 const MISMATCH: &str = "https://github.com/NVIDIA/open-gpu-kernel-modules/blob/main/src/nvidia/arch/nvalloc/unix/src/osapi.c";
 
 /// Judges a fingerprint against the rules this build knows and the recorded stacks. `today`
@@ -237,6 +240,23 @@ pub fn assess(
                 said.line
             ),
             source: OPEN_MODULES.into(),
+        });
+    }
+    // A library refusing the GPU because it is below the library's own floor (FlashAttention's
+    // "only supports Ampere GPUs or newer"), unless the floor's rule already judged it.
+    if let Some(said) = fp.get("library_refused")
+        && !findings
+            .iter()
+            .any(|f| f.rule.ends_with("-gpu-floor") && f.level == Level::Violation)
+    {
+        findings.push(Finding {
+            rule: "flash-attn-gpu-floor".into(),
+            level: Level::Violation,
+            message: format!(
+                "{} refused this GPU (line {}): \"{}\"; its kernels need a GPU of that generation or later. Run on such a GPU, or turn the library off (for example attn_implementation=\"sdpa\" in transformers)",
+                said.source, said.line, said.value
+            ),
+            source: FLASH_ATTENTION.into(),
         });
     }
     // The container runtime refusing an image whose CUDA needs a newer driver.
