@@ -816,9 +816,38 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // system"): kept apart and used only when nothing else names the OS (see `derive`). An
         // Ubuntu release is YY.04 or YY.10: gcc's "(Ubuntu 11.2.0-19ubuntu1)" names a compiler.
         rule(
-            r"(?i)\b(?P<v>(?:Ubuntu(?: Server)? \d{2}\.(?:04|10)(?:\.\d+)?|(?:Debian|Fedora|CentOS(?: Linux)?|CentOS Stream|Rocky Linux|AlmaLinux|Red Hat Enterprise Linux|RHEL|openSUSE(?: Leap)?|SLES|Linux Mint|Pop!_OS) \d+(?:\.\d+)*)(?: LTS)?)\b",
+            r"(?i)\b(?P<v>(?:Ubuntu(?: Server)? \d{2}\.(?:04|10)(?:\.\d+)?|(?:Debian|Fedora|CentOS(?: Linux)?|CentOS Stream|Rocky Linux|AlmaLinux|Red Hat Enterprise Linux|RHEL|openSUSE(?: Leap)?|SLES|Linux Mint|Pop!_OS) \d+(?:\.\d+)*|Windows (?:1[01]|7|8\.1|Server 20\d\d))(?: LTS)?)\b",
             "os_text",
             "text",
+        ),
+        // Python's release in a sentence ("Python 3.11.3 on Ubuntu"), used only when nothing else
+        // names it.
+        rule(r"\bPython (?P<v>3\.\d{1,2}\.\d{1,2})\b", "python_text", "text"),
+        // /proc/version and the first line of dmesg: `Linux version 5.4.91-microsoft-standard-WSL2
+        // (oe-user@oe-host) (gcc ...`.
+        rule(
+            r"^(?:\[\s*\d+\.\d+\]\s*)?Linux version (?P<v>\d+\.\d+\.\d+[\w.+~-]*) \(",
+            "kernel",
+            "/proc/version",
+        ),
+        // cmd.exe's `ver`.
+        rule(
+            r"^(?P<v>Microsoft Windows \[Version \d+\.\d+\.\d+(?:\.\d+)?\])",
+            "os",
+            "ver",
+        ),
+        // The GPU Operator's driver container: `Starting installation of NVIDIA driver version
+        // 450.80.02 for Linux kernel version 5.4.0-1034-aws`.
+        rule(
+            r"\bfor Linux kernel version (?P<v>\d+\.\d+\.\d+-[\w.+~-]+)",
+            "kernel",
+            "driver container",
+        ),
+        // The CUDA runfile carries a driver: `cuda_12.8.1_570.124.06_linux.run`.
+        rule(
+            r"\bcuda_\d+\.\d+(?:\.\d+)?_(?P<v>\d{3}\.\d+(?:\.\d+)?)_linux",
+            "driver",
+            "CUDA runfile name",
         ),
         // A line that is only an Ubuntu release (`Ubuntu 22`, `Ubuntu 22.04 LTS`) in a list.
         rule(
@@ -2145,6 +2174,7 @@ impl Fingerprint {
         }
         // What a sentence names counts only when nothing else names it.
         self.fall_back("os_text", "os");
+        self.fall_back("python_text", "python");
         self.fall_back("framework_text", "framework");
         if self.get("cc").is_none()
             && let Some(gpu) = self.get("gpu").cloned()
@@ -2934,6 +2964,36 @@ mod tests {
             ),
             // pip, conda env export and a Python session.
             ("tensorflow==2.15.1\n", "framework", "tensorflow 2.15.1"),
+            (
+                "I'm using Python 3.11.3 on Ubuntu 22.04.2 amd64\n",
+                "python",
+                "3.11.3",
+            ),
+            (
+                "Fresh Windows 10, Epyc 7601 with 512GB RAM\n",
+                "os",
+                "Windows 10",
+            ),
+            (
+                "Linux version 5.4.91-microsoft-standard-WSL2 (oe-user@oe-host) (gcc version 9.3.0 (GCC)) #1 SMP Mon Jan 25 18:39:31 UTC 2021\n",
+                "kernel",
+                "5.4.91-microsoft-standard-WSL2",
+            ),
+            (
+                "Microsoft Windows [Version 10.0.21343.1000]\n",
+                "os",
+                "Microsoft Windows [Version 10.0.21343.1000]",
+            ),
+            (
+                "Starting installation of NVIDIA driver version 450.80.02 for Linux kernel version 5.4.0-1034-aws\n",
+                "kernel",
+                "5.4.0-1034-aws",
+            ),
+            (
+                "sudo sh cuda_12.8.1_570.124.06_linux.run\n",
+                "driver",
+                "570.124.06",
+            ),
             ("flash-attn==2.6.0.post1\n", "flash_attn", "2.6.0"),
             ("flash_attn                2.5.8\n", "flash_attn", "2.5.8"),
             ("[pip3] flash-attn==2.6.3\n", "flash_attn", "2.6.3"),
