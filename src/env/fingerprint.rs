@@ -680,6 +680,47 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         // TensorFlow's and XLA's cuDNN at run time (`Loaded cuDNN version 8904`, `90300`).
         rule(r"Loaded cuDNN version (?P<v>\d{4,6})\b", "cudnn_number", "TensorFlow"),
+        // CuPy's show_config: `cuDNN Version                : 8600` (the runtime's code).
+        rule(r"^cuDNN Version\s*:\s*(?P<v>\d{4,6})\s*$", "cudnn_number", "cupy.show_config()"),
+        // TensorFlow creating a device names the GPU: `-> device: 0, name: NVIDIA H100 80GB
+        // HBM3, pci bus id: 0000:18:00.0, compute capability: 9.0`.
+        rule(
+            r"-> device: \d+, name: (?:NVIDIA )?(?P<v>[^,]+), pci bus id",
+            "gpu",
+            "TensorFlow",
+        ),
+        // Lightning's and huggingface_hub's environment lists: `- torch:   2.2.1`, `- Torch: 2.3.1`,
+        // and Lightning's `- release:   5.15.0-1055-aws` (the kernel release).
+        rule(r"(?i)^\s*[-*]\s+torch:\s+{TORCH}\s*$", "torch", "environment list"),
+        rule(
+            r"^\s*[-*]\s+release:\s+(?P<v>\d+\.\d+\.\d+-[\w.+~-]+)\s*$",
+            "kernel",
+            "environment list",
+        ),
+        // nvidia-bug-report.sh --versions: `| Kernel       : 5.15.0-136-generic` and the GPU rows
+        // `| NVIDIA H100 80GB HBM3, 570.133.20, 81559 MiB, ...`.
+        rule(
+            r"\|\s*Kernel\s+:\s*(?P<v>\d+\.\d+\.\d+-[\w.+~-]+)",
+            "kernel",
+            "nvidia-bug-report.sh",
+        ),
+        rule(
+            r"\|\s*NVIDIA (?P<v>[A-Za-z][^,|]*?), \d{3}\.\d+(?:\.\d+)?, \d+ MiB",
+            "gpu",
+            "nvidia-bug-report.sh",
+        ),
+        // DKMS before 3.0: `nvidia, 470.199.02, 5.4.0-150-generic, x86_64: installed`.
+        rule(
+            r"^nvidia(?:-current)?, (?P<v>\d{3}\.\d+(?:\.\d+)?), \S+, \S+: installed",
+            "driver",
+            "dkms status",
+        ),
+        // paddle.version.show(): `full_version: 2.5.2`, then `cuda: 11.7` and `cudnn: 8.4.1`.
+        rule(r"^full_version:\s*{V}\s*$", "paddle", "paddle.version.show()"),
+        rule(r"^cudnn:\s*{V}\s*$", "cudnn", "paddle.version.show()"),
+        // /etc/os-release without PRETTY_NAME: NAME and VERSION, joined in `derive`.
+        rule(r#"^NAME="(?P<v>[^"]+)""#, "os_name", "/etc/os-release"),
+        rule(r#"^VERSION="(?P<v>\d[^"]*)""#, "os_version", "/etc/os-release"),
         // torch.__config__.show()'s build settings.
         rule(r"\bTORCH_VERSION=(?P<v>\d+\.\d+\.\d+)", "torch", "torch.__config__.show()"),
         rule(r"\bCUDNN_VERSION=(?P<v>\d+\.\d+\.\d+)", "cudnn", "torch.__config__.show()"),
@@ -2175,6 +2216,17 @@ impl Fingerprint {
         // What a sentence names counts only when nothing else names it.
         self.fall_back("os_text", "os");
         self.fall_back("python_text", "python");
+        // /etc/os-release's NAME and VERSION stand for its PRETTY_NAME when that is not shown.
+        let (name, version) = (
+            self.fields.remove("os_name"),
+            self.fields.remove("os_version"),
+        );
+        if self.get("os").is_none()
+            && let (Some(name), Some(version)) = (name, version)
+        {
+            let value = format!("{} {}", name.value, version.value);
+            self.add("os", &value, name.line, name.source);
+        }
         self.fall_back("framework_text", "framework");
         if self.get("cc").is_none()
             && let Some(gpu) = self.get("gpu").cloned()

@@ -722,6 +722,9 @@ fn environment_of_real_pastes_on_both_splits() {
     // written for them, so this is a floor that keeps them, not a measure of unseen pastes.
     let formats = env_figures("formats");
     report("eval/formats (tool formats, tuned on)", &formats);
+    for miss in &formats.misses {
+        println!("  {miss}");
+    }
     assert!(
         formats.cases >= 100 && formats.right * 100 >= formats.fields * 85,
         "{formats:?}"
