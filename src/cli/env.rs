@@ -22,8 +22,16 @@ pub struct Args {
     strict: bool,
 }
 
+/// From this size on a paste is long enough for compiling the rules on a spare thread to pay.
+const WARM_FROM: usize = 16 * 1024;
+
 pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     let bytes = output::read_paste(args.file.as_deref())?;
+    // A long paste needs many of the fingerprint's rules: they are compiled on a spare thread
+    // alongside the reading one (not waited for: the process ends with whatever is left).
+    if bytes.len() >= WARM_FROM {
+        std::thread::spawn(env::fingerprint::warm);
+    }
     // The library (stacks and compat rules) loads on the other core while the paste is read.
     let (library, fingerprint) = std::thread::scope(|scope| {
         let library = scope.spawn(|| Library::load(root));

@@ -193,6 +193,17 @@ impl Rule {
     }
 }
 
+/// Compiles every rule now (each is otherwise compiled when a line first needs it). A caller
+/// with a core to spare runs this beside [`of`]: a paste dense with versions needs many of the
+/// rules, and the two threads then share their compilation (a rule being compiled by one is
+/// waited for, not compiled again, by the other).
+pub fn warm() {
+    LazyLock::force(&ANCHORS);
+    for rule in RULES.iter() {
+        rule.re();
+    }
+}
+
 /// The literals one of which every line `pattern` matches holds (lowercase): from the table
 /// made ahead ([`needles::NEEDLES`], by the pattern's hash), or else worked out now. Working
 /// them out for every rule (parsing and analysing 122 patterns) was about half of the fields'
