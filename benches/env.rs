@@ -6,11 +6,11 @@
 //!
 //! Run: `cargo bench --bench env`.
 
+mod common;
+
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const RUNS: usize = 31;
 
@@ -35,26 +35,7 @@ fn dense_paste(repo: &Path, limit: usize) -> Vec<u8> {
 
 /// Median and minimum of `RUNS` runs of `lore env --json` with `paste` on standard input.
 fn time(repo: &Path, paste: &[u8]) -> (Duration, Duration) {
-    let mut times = Vec::new();
-    for _ in 0..RUNS {
-        let started = Instant::now();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_lore"))
-            .args(["env", "--json", "--root"])
-            .arg(repo)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("lore");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(paste)
-            .expect("write");
-        child.wait().expect("wait");
-        times.push(started.elapsed());
-    }
-    times.sort();
+    let times = common::timed_runs("env", repo, paste, RUNS);
     (times[RUNS / 2], times[0])
 }
 

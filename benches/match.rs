@@ -6,6 +6,8 @@
 //! Run: `cargo bench --bench match`. Data comes from `benches/synth_logs.py` (or
 //! `$LORE_SYNTH`) and is kept in `target/bench-data/`. ripgrep and GNU time are used when present.
 
+mod common;
+
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -208,26 +210,7 @@ fn paste(root: &Path, log: &Path) {
     let mut text = fs::read(log).expect("log");
     text.truncate((64 << 10) - 400);
     text.extend_from_slice(b"\n[ 4216.350214] NVRM: API mismatch: the client has the version 535.104.05, but this kernel module has the version 535.86.01.\n[ 4300.1] NVRM: Xid (PCI:0000:3b:00): 79, pid=1862, name=python3, GPU has fallen off the bus.\n");
-    let mut times = Vec::new();
-    for _ in 0..11 {
-        let started = Instant::now();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_lore"))
-            .args(["match", "--json", "--root"])
-            .arg(root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("lore");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(&text)
-            .expect("write");
-        child.wait().expect("wait");
-        times.push(started.elapsed());
-    }
-    times.sort();
+    let times = common::timed_runs("match", root, &text, 11);
     println!(
         "paste {} KiB end to end (process start to exit), median of 11: {:.1} ms (min {:.1})",
         text.len() >> 10,
