@@ -194,10 +194,20 @@ pub fn render_explain(template: &str, captures: &BTreeMap<String, String>) -> St
                     .chars()
                     .all(|c| c.is_alphanumeric() || c == '_') =>
             {
-                if let Some(value) = captures.get(&after[..close]) {
-                    out.push_str(value);
-                }
                 rest = &after[close + 1..];
+                match captures.get(&after[..close]) {
+                    Some(value) => out.push_str(value),
+                    // Brackets left empty by missing captures go with them: "(7, 5)" or nothing,
+                    // never "()".
+                    None if out.ends_with('(') && rest.starts_with(')') => {
+                        out.pop();
+                        rest = &rest[1..];
+                        if rest.is_empty() || rest.starts_with([';', ',', '.', ':']) {
+                            out.truncate(out.trim_end().len());
+                        }
+                    }
+                    None => {}
+                }
             }
             _ => {
                 out.push('{');
@@ -220,6 +230,16 @@ mod explain_tests {
         assert_eq!(
             render_explain("client {client}, kernel {kernel}; {not a capture}", &caps),
             "client 535.104.05, kernel ; {not a capture}"
+        );
+        let explain = "needs a newer GPU than this one ({cc}{need}); see get_arch_list()";
+        assert_eq!(
+            render_explain(explain, &BTreeMap::new()),
+            "needs a newer GPU than this one; see get_arch_list()"
+        );
+        let cc: BTreeMap<String, String> = [("cc".to_string(), "7, 5".to_string())].into();
+        assert_eq!(
+            render_explain(explain, &cc),
+            "needs a newer GPU than this one (7, 5); see get_arch_list()"
         );
     }
 }
