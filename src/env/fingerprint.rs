@@ -413,7 +413,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "collect_env",
         ),
         rule(
-            r"^(?:OS|Os)\s*[:：]\s*(?P<v>[^(\n]+?)\s*(?:\(.*)?$",
+            r"^(?:OS|Os)\s*[:：]\s*(?P<v>[^(;\n]+?)\s*(?:(?:[(;]|；).*)?$",
             "os",
             "collect_env",
         ),
@@ -691,6 +691,23 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         // TensorFlow's and XLA's cuDNN at run time (`Loaded cuDNN version 8904`, `90300`).
         rule(r"Loaded cuDNN version (?P<v>\d{4,6})\b", "cudnn_number", "TensorFlow"),
+        // jaxlib's CUDA wheels name their CUDA (and cuDNN) in the local version:
+        // `jaxlib==0.1.61+cuda111`, `jaxlib==0.4.13+cuda11.cudnn86`.
+        rule(
+            r"(?i)\bjaxlib(?:==|\s+)\d+\.\d+\.\d+\+cuda(?P<v>\d{3})\b",
+            "wheel_cu",
+            "jaxlib wheel tag",
+        ),
+        rule(
+            r"(?i)\bjaxlib(?:==|\s+)\d+\.\d+\.\d+\+cuda(?P<v>\d{2})\.cudnn",
+            "cuda_runtime",
+            "jaxlib wheel tag",
+        ),
+        rule(
+            r"(?i)\bjaxlib(?:==|\s+)\d+\.\d+\.\d+\+cuda\d+\.cudnn(?P<v>\d{2,3})\b",
+            "cudnn_digits",
+            "jaxlib wheel tag",
+        ),
         // CuPy's show_config: `cuDNN Version                : 8600` (the runtime's code).
         rule(r"^cuDNN Version\s*:\s*(?P<v>\d{4,6})\s*$", "cudnn_number", "cupy.show_config()"),
         // TensorFlow creating a device names the GPU: `-> device: 0, name: NVIDIA H100 80GB
@@ -781,6 +798,18 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(r"\bOS=Linux (?P<v>\d+\.\d+\.\d+\S*)", "kernel", "scontrol show node"),
         // The container toolkit's own version lines.
         rule(r"^cli-version:\s*{V}", "container_toolkit", "nvidia-container-cli --version"),
+        rule(
+            r"(?i)\bnvidia-container-cli version\s*[:：]?\s*{V}",
+            "container_toolkit",
+            "nvidia-container-cli --version",
+        ),
+        rule(r"^nvidia-ctk\s+v?{V}", "container_toolkit", "nvidia-ctk --version"),
+        // NixOS's driver option: `hardware.nvidia.open = true;` (false: proprietary).
+        rule(
+            r"\bhardware\.nvidia\.open\s*=\s*(?P<v>true|false)\b",
+            "nixos_open",
+            "NixOS configuration",
+        ),
         rule(
             r"NVIDIA Container Toolkit CLI version {V}",
             "container_toolkit",
@@ -894,6 +923,12 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             r"\bfor Linux kernel version (?P<v>\d+\.\d+\.\d+-[\w.+~-]+)",
             "kernel",
             "driver container",
+        ),
+        // The driver's own installer: `NVIDIA-Linux-x86_64-450.80.02.run`.
+        rule(
+            r"\bNVIDIA-Linux-(?:x86_64|aarch64|ppc64le)-(?P<v>\d{3}\.\d+(?:\.\d+)?)",
+            "driver",
+            "driver installer name",
         ),
         // The CUDA runfile carries a driver: `cuda_12.8.1_570.124.06_linux.run`.
         rule(
@@ -1979,6 +2014,9 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                     "cuda_compat_dashed" => ("cuda_compat", v.replace('-', ".")),
                     "cudnn_built_tuple" => ("cudnn_built", v.replace(", ", ".")),
                     "cudnn_tuple" => ("cudnn", v.replace(", ", ".")),
+                    "cudnn_digits" => ("cudnn", format!("{}.{}", &v[..1], &v[1..])),
+                    "nixos_open" if v == "true" => ("driver_flavor", "open".to_string()),
+                    "nixos_open" => ("driver_flavor", "proprietary".to_string()),
                     "jax" => ("framework", format!("jax {}", v)),
                     "tensorflow" => ("framework", format!("tensorflow {}", v)),
                     "paddle" => ("framework", format!("paddlepaddle {}", v)),
