@@ -1589,6 +1589,10 @@ const GFD_LABELS: &[(&str, &str)] = &[
     ("gpu.compute.minor", "gfd_cc_minor"),
 ];
 
+/// The fields a line without any digit can give: a GPU's name, /etc/os-release's NAME, and the
+/// module flavour NixOS's option names.
+const WORD_FIELDS: &[&str] = &["gpu", "os_name", "nixos_open"];
+
 /// Words one of which every rule's line contains: a line with none of them (most of a dmesg or a
 /// training log) is passed over without building or running any regex, so a paste that shows no
 /// environment costs almost nothing.
@@ -1686,6 +1690,8 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "flash",
             "vllm",
             "ollama",
+            // Lightning's `- release: 5.15.0-1055-aws` (the kernel).
+            "release:",
         ])
         .expect("valid anchors")
 });
@@ -1961,8 +1967,9 @@ pub fn of(paste: &[u8]) -> Fingerprint {
         {
             fp.add("os", v.as_str(), n as u64 + 1, "environment list");
         }
-        // A GPU's name can hold no digit (`TITAN RTX`, `Orin (nvgpu)`): on such a line only
-        // the GPU rules are tried.
+        // A GPU's name can hold no digit (`TITAN RTX`, `Orin (nvgpu)`), nor can os-release's
+        // NAME or NixOS's `hardware.nvidia.open = true`: on such a line only the rules of
+        // [`WORD_FIELDS`] are tried.
         let digitless = !raw.bytes().any(|b| b.is_ascii_digit());
         let line = crate::signature::normalize::strip_prefix(raw.trim_end());
         let plain = plain_form(raw);
@@ -1982,7 +1989,7 @@ pub fn of(paste: &[u8]) -> Fingerprint {
         };
         for rule in RULES
             .iter()
-            .filter(|r| (!digitless || r.field == "gpu") && holds(r))
+            .filter(|r| (!digitless || WORD_FIELDS.contains(&r.field)) && holds(r))
         {
             // The line without a log prefix, without list marks and emphasis, and as it is;
             // emphasis first where there is some, since it can split a value
@@ -2014,7 +2021,11 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                     "cuda_compat_dashed" => ("cuda_compat", v.replace('-', ".")),
                     "cudnn_built_tuple" => ("cudnn_built", v.replace(", ", ".")),
                     "cudnn_tuple" => ("cudnn", v.replace(", ", ".")),
-                    "cudnn_digits" => ("cudnn", format!("{}.{}", &v[..1], &v[1..])),
+                    // One digit a part: `86` is 8.6, `805` is 8.0.5.
+                    "cudnn_digits" => {
+                        let parts: Vec<String> = v.chars().map(String::from).collect();
+                        ("cudnn", parts.join("."))
+                    }
                     "nixos_open" if v == "true" => ("driver_flavor", "open".to_string()),
                     "nixos_open" => ("driver_flavor", "proprietary".to_string()),
                     "jax" => ("framework", format!("jax {}", v)),
@@ -2318,14 +2329,14 @@ impl Fingerprint {
 }
 
 /// Where a `cuda_runtime` read from [`TF_BUILDS`] says it came from.
-pub const TF_BUILDS_SOURCE: &str = "TensorFlow's tested build configurations";
+const TF_BUILDS_SOURCE: &str = "TensorFlow's tested build configurations";
 
 /// The CUDA each TensorFlow release's GPU packages were built and tested with, as TensorFlow's
 /// "Tested build configurations" table publishes it (https://www.tensorflow.org/install/source#gpu;
 /// its older rows in tensorflow/docs' `site/en/install/source.md`, 2.1 to 2.9 also in
 /// tensorflow/addons' custom-op matrix, 2.11 confirmed in tensorflow/tensorflow#59255, 2.17's
-/// release build in tensorflow/tensorflow@9122d7a). Reviewed 2026-12-02. The longest matching
-/// release prefix wins; a new release is one row.
+/// release build in tensorflow/tensorflow@9122d7a). Reviewed 2026-12-02. Looked up by the
+/// release's major.minor; a new release is one row.
 const TF_BUILDS: &[(&str, &str)] = &[
     ("1.0", "8.0"),
     ("1.1", "8.0"),
@@ -2369,14 +2380,12 @@ const TF_BUILDS: &[(&str, &str)] = &[
 /// The CUDA a TensorFlow release (`tensorflow 1.14.0`, `tensorflow-gpu 2.4.1`) was built for, by
 /// [`TF_BUILDS`]. None for a release the table does not list, and on Windows from 2.11, whose
 /// native packages have no GPU support at all.
-pub fn tensorflow_build_cuda(framework: &str, os: Option<&Field>) -> Option<&'static str> {
+fn tensorflow_build_cuda(framework: &str, os: Option<&Field>) -> Option<&'static str> {
     let version = framework
         .strip_prefix("tensorflow ")
         .or_else(|| framework.strip_prefix("tensorflow-gpu "))?;
-    let release: Vec<&str> = version.split(['.', '-', '+', 'r']).take(2).collect();
-    let [major, minor] = release[..] else {
-        return None;
-    };
+    let mut release = version.split(['.', '-', '+', 'r']);
+    let (major, minor) = (release.next()?, release.next()?);
     let key = format!("{major}.{minor}");
     let cuda = TF_BUILDS.iter().find(|(r, _)| *r == key)?.1;
     let windows = os.is_some_and(|o| o.value.to_ascii_lowercase().contains("windows"));
@@ -3094,6 +3103,70 @@ mod tests {
                 "sudo sh cuda_12.8.1_570.124.06_linux.run\n",
                 "driver",
                 "570.124.06",
+            ),
+            (
+                "OS:Ubuntu 20.04；Nvidia Graphics：1080；Nvidia driver version：NVIDIA-Linux-x86_64-450.80.02(update 2020-12-11)\n",
+                "os",
+                "Ubuntu 20.04",
+            ),
+            (
+                "sudo sh NVIDIA-Linux-x86_64-535.129.03.run --dkms\n",
+                "driver",
+                "535.129.03",
+            ),
+            ("cuDNN Version                : 8600\n", "cudnn", "8.6.0"),
+            ("jaxlib==0.1.61+cuda111\n", "cuda_runtime", "11.1"),
+            ("jaxlib==0.4.13+cuda11.cudnn86\n", "cuda_runtime", "11"),
+            ("jaxlib==0.4.13+cuda11.cudnn86\n", "cudnn", "8.6"),
+            ("jaxlib==0.1.57+cuda110.cudnn805\n", "cudnn", "8.0.5"),
+            (
+                "* nvidia-container-cli version: 1.2.0\n",
+                "container_toolkit",
+                "1.2.0",
+            ),
+            (
+                "nvidia-ctk 1.13.3 commit: c5a93b8d7063a8b1a04872a4e46d449e788ca4de\n",
+                "container_toolkit",
+                "1.13.3",
+            ),
+            ("  hardware.nvidia.open = true;\n", "driver_flavor", "open"),
+            (
+                "hardware.nvidia.open = false;\n",
+                "driver_flavor",
+                "proprietary",
+            ),
+            (
+                "I0000 00:00:1733823517.204411   81523 gpu_device.cc:2022] Created device /job:localhost/replica:0/task:0/device:GPU:0 with 78910 MB memory:  -> device: 0, name: NVIDIA H100 80GB HBM3, pci bus id: 0000:18:00.0, compute capability: 9.0\n",
+                "gpu",
+                "H100 80GB HBM3",
+            ),
+            ("\t- torch:             2.2.1\n", "framework", "torch 2.2.1"),
+            ("- Torch: 2.3.1\n", "framework", "torch 2.3.1"),
+            (
+                "\t- release:           5.15.0-1055-aws\n",
+                "kernel",
+                "5.15.0-1055-aws",
+            ),
+            (
+                "                                    | Kernel       : 5.15.0-136-generic\n",
+                "kernel",
+                "5.15.0-136-generic",
+            ),
+            (
+                "NVIDIA GPU Details                  | NVIDIA H100 80GB HBM3, 570.133.20, 81559 MiB, 96.00.99.00.01, 00000000:18:00.0, 1654922014567\n",
+                "gpu",
+                "H100 80GB HBM3",
+            ),
+            (
+                "nvidia, 470.199.02, 5.4.0-150-generic, x86_64: installed\n",
+                "driver",
+                "470.199.02",
+            ),
+            ("full_version: 2.5.2\n", "framework", "paddlepaddle 2.5.2"),
+            (
+                "NAME=\"Red Hat Enterprise Linux\"\nVERSION=\"8.9 (Ootpa)\"\n",
+                "os",
+                "Red Hat Enterprise Linux 8.9 (Ootpa)",
             ),
             ("flash-attn==2.6.0.post1\n", "flash_attn", "2.6.0"),
             ("flash_attn                2.5.8\n", "flash_attn", "2.5.8"),
