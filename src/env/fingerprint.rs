@@ -1062,6 +1062,33 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "ptx_unsupported",
             "ptxas",
         ),
+        // nvcc refusing an architecture it is older than (`nvcc fatal : Unsupported gpu
+        // architecture 'compute_86'`).
+        rule(
+            r"Unsupported gpu architecture '(?P<v>compute_\d+[a-z]?)'",
+            "nvcc_refused",
+            "nvcc",
+        ),
+        // PyTorch's warning since 2.8 (`_warn_unsupported_code`): the GPU and its capability, then
+        // one line per architecture of the build (read apart, in `read`).
+        rule(
+            r"Found GPU\d+ (?:NVIDIA )?(?P<v>.+?) which is of compute capability \(CC\)",
+            "gpu",
+            "PyTorch",
+        ),
+        rule(r"which is of compute capability \(CC\) {V}", "cc", "PyTorch"),
+        rule(
+            r"(?P<v>which is of compute capability \(CC\) \d+\.\d+)",
+            "arch_refused",
+            "PyTorch",
+        ),
+        // CUDA.jl refusing a GPU below what it or the CUDA it picked supports (`Your Tesla V100
+        // GPU (compute capability 7.0) is not supported on CUDA 13+.`, `... by CUDA.jl`).
+        rule(
+            r"(?P<v>GPU \(compute capability \d+\.\d+\) is not supported (?:by CUDA\.jl|on CUDA \d+\+))",
+            "library_refused",
+            "CUDA.jl",
+        ),
         // cuDNN loaded at run time against the one the framework was built with (PyTorch's
         // tuples, TensorFlow's versions); the build's is kept at major.minor, the precision the
         // frameworks compare at.
@@ -1803,6 +1830,13 @@ fn cuda_number(v: &str) -> String {
     format!("{}.{}", n / 1000, (n % 1000) / 10)
 }
 
+/// A line of PyTorch's list of the architectures its build carries, as its warning prints it
+/// since 2.8: `- 7.5 which supports hardware CC >=7.5,<8.0`.
+static BUILT_FOR_CC: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*-\s+(?P<major>\d{1,2})\.(?P<minor>\d) which supports hardware CC\b")
+        .expect("valid")
+});
+
 /// The first version in a line.
 static FIRST_VERSION: LazyLock<Regex> = LazyLock::new(|| Regex::new(VERSION).expect("valid"));
 
@@ -1819,8 +1853,9 @@ fn plain_form(raw: &str) -> std::borrow::Cow<'_, str> {
     }
     // `code` spans around values (`- Driver: `550.54.15``) and emphasis around a key with its
     // colon (`- **GPU:** Tesla V100`).
-    if line.contains('`') || line.contains("**") {
-        std::borrow::Cow::Owned(line.replace('`', "").replace("**", ""))
+    // A full-width colon, as a Chinese input method types it (`CUDA Version：11.3`), is a colon.
+    if line.contains('`') || line.contains("**") || line.contains('：') {
+        std::borrow::Cow::Owned(line.replace('`', "").replace("**", "").replace('：', ": "))
     } else {
         std::borrow::Cow::Borrowed(line)
     }
@@ -1841,7 +1876,19 @@ pub fn of(paste: &[u8]) -> Fingerprint {
     let mut csv_columns: Option<(Vec<Option<&'static str>>, &'static str)> = None;
     // An expression typed at Python's prompt whose value is on the next line.
     let mut repl_question: Option<(&'static str, &'static str)> = None;
+    // The architectures PyTorch's warning lists one line each: (first line, `sm_75`, ...).
+    let mut built_for: Option<(u64, Vec<String>)> = None;
     for (n, raw) in text.lines().enumerate() {
+        if raw.contains("which supports hardware CC")
+            && let Some(c) = BUILT_FOR_CC.captures(raw)
+        {
+            let arch = format!("sm_{}{}", &c["major"], &c["minor"]);
+            built_for
+                .get_or_insert_with(|| (n as u64 + 1, Vec::new()))
+                .1
+                .push(arch);
+            continue;
+        }
         if let Some((columns, source)) = csv_columns.take() {
             let cells: Vec<&str> = raw.split(',').map(str::trim).collect();
             if cells.len() == columns.len() {
@@ -2066,6 +2113,9 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                 "/proc/driver/nvidia/version",
             );
         }
+    }
+    if let Some((line, archs)) = built_for {
+        fp.add("arch_list", &archs.join(" "), line, "PyTorch");
     }
     fp.derive();
     fp
@@ -3130,6 +3180,9 @@ mod tests {
                 "1.13.3",
             ),
             ("  hardware.nvidia.open = true;\n", "driver_flavor", "open"),
+            // A full-width colon, as a Chinese input method types it.
+            ("pytorch：1.10\n", "framework", "torch 1.10"),
+            ("* cudnn版本：7.6.5\n", "cudnn", "7.6.5"),
             (
                 "hardware.nvidia.open = false;\n",
                 "driver_flavor",

@@ -150,6 +150,11 @@ const FORWARD_COMPAT: &str =
 /// FlashAttention's README: which GPUs FlashAttention-2 supports.
 const FLASH_ATTENTION: &str =
     "https://github.com/Dao-AILab/flash-attention#installation-and-features";
+/// CUDA.jl's check of a device against the CUDA it runs (`context` in lib/cudadrv/state.jl).
+const CUDA_JL: &str = "https://github.com/JuliaGPU/CUDA.jl/blob/master/lib/cudadrv/state.jl";
+/// nvcc's list of the architectures it can build for (`--list-gpu-arch`, `--gpu-architecture`).
+const NVCC_ARCHITECTURES: &str =
+    "https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list";
 const MISMATCH: &str = "https://github.com/NVIDIA/open-gpu-kernel-modules/blob/main/src/nvidia/arch/nvalloc/unix/src/osapi.c";
 
 /// Judges a fingerprint against the rules this build knows and the recorded stacks. `today`
@@ -243,20 +248,55 @@ pub fn assess(
         });
     }
     // A library refusing the GPU because it is below the library's own floor (FlashAttention's
-    // "only supports Ampere GPUs or newer"), unless the floor's rule already judged it.
-    if let Some(said) = fp.get("library_refused")
+    // "only supports Ampere GPUs or newer", CUDA.jl's "is not supported on CUDA 13+"), unless
+    // that library's floor rule already judged it.
+    if let Some(said) = fp.get("library_refused") {
+        let (rule, source, advice) = if said.source == "CUDA.jl" {
+            (
+                "cudajl-gpu-floor",
+                CUDA_JL,
+                "run on a GPU it supports, or pin an older CUDA runtime (`CUDA.set_runtime_version!`) or driver, as its message says",
+            )
+        } else {
+            (
+                "flash-attn-gpu-floor",
+                FLASH_ATTENTION,
+                "run on such a GPU, or turn the library off (for example attn_implementation=\"sdpa\" in transformers)",
+            )
+        };
+        if !findings
+            .iter()
+            .any(|f| f.rule == rule && f.level == Level::Violation)
+        {
+            findings.push(Finding {
+                rule: rule.into(),
+                level: Level::Violation,
+                message: format!(
+                    "{} refused this GPU (line {}): \"{}\"; its kernels need a newer GPU generation: {advice}",
+                    said.source, said.line, said.value
+                ),
+                source: source.into(),
+            });
+        }
+    }
+    // nvcc refusing an architecture it does not know: the toolkit used for the build is older
+    // than the GPU generation asked for.
+    if let Some(said) = fp.get("nvcc_refused")
         && !findings
             .iter()
-            .any(|f| f.rule.ends_with("-gpu-floor") && f.level == Level::Violation)
+            .any(|f| f.rule == "nvcc-knows-architecture" && f.level == Level::Violation)
     {
         findings.push(Finding {
-            rule: "flash-attn-gpu-floor".into(),
+            rule: "nvcc-knows-architecture".into(),
             level: Level::Violation,
             message: format!(
-                "{} refused this GPU (line {}): \"{}\"; its kernels need a GPU of that generation or later. Run on such a GPU, or turn the library off (for example attn_implementation=\"sdpa\" in transformers)",
-                said.source, said.line, said.value
+                "nvcc{} does not know {} (line {}): the toolkit that builds this code is older than that GPU architecture; build with a toolkit that supports it, or leave the architecture out of the build (TORCH_CUDA_ARCH_LIST, CMAKE_CUDA_ARCHITECTURES)",
+                fp.get("cuda_toolkit")
+                    .map_or(String::new(), |t| format!(" {}", t.value)),
+                said.value,
+                said.line
             ),
-            source: FLASH_ATTENTION.into(),
+            source: NVCC_ARCHITECTURES.into(),
         });
     }
     // The container runtime refusing an image whose CUDA needs a newer driver.
@@ -942,5 +982,80 @@ mod tests {
         // Machine code for the GPU's major architecture is the framework's own count too.
         let native = "The current PyTorch install supports CUDA capabilities sm_80 sm_90 sm_120.\n";
         assert_eq!(level(&format!("{refused}{native}")), Some(Level::Ok));
+    }
+
+    #[test]
+    fn pytorchs_newer_warning_lists_the_build_one_line_each() {
+        // PyTorch 2.8's `_warn_unsupported_code`: a Pascal GPU under a build that starts at 7.5.
+        let pascal = "UserWarning: Found GPU0 NVIDIA GeForce GTX 1070 Ti which is of compute capability (CC) 6.1.\n\
+            The following list shows the CCs this version of PyTorch was built for and the hardware CCs it supports:\n\
+            - 7.5 which supports hardware CC >=7.5,<8.0\n\
+            - 8.0 which supports hardware CC >=8.0,<9.0 except {8.7}\n\
+            - 12.0 which supports hardware CC >=12.0,<13.0\n";
+        let fp = fingerprint::of(pascal.as_bytes());
+        assert_eq!(fp.get("arch_list").unwrap().value, "sm_75 sm_80 sm_120");
+        assert_eq!(fp.get("arch_list").unwrap().line, 3);
+        assert_eq!(fp.get("cc").unwrap().value, "6.1");
+        assert_eq!(fp.get("gpu").unwrap().value, "GeForce GTX 1070 Ti");
+        assert_eq!(arch_level(pascal), Some(Level::Violation));
+        // Orin (8.7) under the same warning runs the sm_80 code: binary compatibility holds.
+        let orin = "Found GPU0 Orin which is of compute capability (CC) 8.7.\n\
+            - 8.0 which supports hardware CC >=8.0,<9.0 except {8.7}\n\
+            - 9.0 which supports hardware CC >=9.0,<10.0\n";
+        assert_eq!(arch_level(orin), Some(Level::Ok));
+    }
+
+    #[test]
+    fn refusals_by_nvcc_and_cuda_jl_are_violations() {
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 12, 1).unwrap();
+        let violations = |paste: &str| {
+            assess(&fingerprint::of(paste.as_bytes()), &[], &[], today)
+                .findings
+                .into_iter()
+                .filter(|f| f.level == Level::Violation)
+                .map(|f| (f.rule, f.message))
+                .collect::<Vec<_>>()
+        };
+        let nvcc = violations(
+            "Cuda compilation tools, release 9.2, V9.2.148\nnvcc fatal   : Unsupported gpu architecture 'compute_75'\n",
+        );
+        assert_eq!(nvcc.len(), 1);
+        assert_eq!(nvcc[0].0, "nvcc-knows-architecture");
+        assert!(
+            nvcc[0]
+                .1
+                .starts_with("nvcc 9.2 does not know compute_75 (line 2)")
+        );
+        let julia = violations(
+            "Error: Your Tesla V100-PCIE-32GB GPU (compute capability 7.0) is not supported on CUDA 13+.\nDriver Version: 580.126.09     CUDA Version: 13.0\n",
+        );
+        assert_eq!(julia.len(), 1);
+        assert_eq!(julia[0].0, "cudajl-gpu-floor");
+        assert!(julia[0].1.starts_with("CUDA.jl refused this GPU (line 1)"));
+        // CUDA.jl's warnings are not refusals.
+        assert!(
+            violations("Warning: Your Tesla K80 GPU (compute capability 3.7) is deprecated on CUDA 11+.\nDriver Version: 470.256.02\n").is_empty()
+        );
+        // FlashAttention's refusal is judged by its own rule only: another library's floor
+        // broken too (vLLM's, from the shipped compat files) does not hide it.
+        let library =
+            crate::library::Library::load(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
+                .expect("the shipped library loads");
+        let both = assess(
+            &fingerprint::of(
+                b"RuntimeError: FlashAttention only supports Ampere GPUs or newer.\nvllm==0.7.3\nGPU 0: Tesla P100-PCIE-16GB\n",
+            ),
+            &[],
+            &library.compat,
+            today,
+        );
+        let ids: Vec<&str> = both
+            .findings
+            .iter()
+            .filter(|f| f.level == Level::Violation)
+            .map(|f| f.rule.as_str())
+            .collect();
+        assert!(ids.contains(&"vllm-gpu-floor"), "{ids:?}");
+        assert!(ids.contains(&"flash-attn-gpu-floor"), "{ids:?}");
     }
 }
