@@ -1082,6 +1082,51 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "arch_refused",
             "PyTorch",
         ),
+        // Ollama's GPU discovery refusing a GPU below its floor (gpu.go: `CUDA GPU is too old.
+        // Falling back to CPU mode. Compute Capability detected: 5.2`).
+        rule(
+            r"(?P<v>CUDA GPU is too old\. Falling back to CPU mode)",
+            "library_refused",
+            "Ollama",
+        ),
+        rule(
+            r"CUDA GPU is too old\..*Compute Capability detected: {V}",
+            "cc",
+            "Ollama",
+        ),
+        // Paddle's check of the GPU against its build (gpu_resources.cc: `The GPU architecture in
+        // your current machine is Pascal, which is not compatible with Paddle installation with
+        // arch: 70 75 80 86`).
+        rule(
+            r"not compatible with Paddle installation with arch: (?P<v>\d{2,3}(?: \d{2,3})*)",
+            "paddle_arch",
+            "Paddle",
+        ),
+        rule(
+            r"(?P<v>The GPU architecture in your current machine is \w+, which is not compatible with Paddle installation)",
+            "arch_refused",
+            "Paddle",
+        ),
+        // The driver ignoring a GPU only a legacy branch supports (`NVRM: ... supported through
+        // the NVIDIA 470.xx Legacy drivers.`), the branch kept as the value.
+        rule(
+            r"supported through the NVIDIA (?P<v>\d{3})\.xx Legacy drivers",
+            "legacy_branch",
+            "NVRM",
+        ),
+        // PyTorch's extension builder comparing nvcc with the CUDA PyTorch was built with
+        // (cpp_extension.py: `The detected CUDA version (12.9) mismatches the version that was
+        // used to compile PyTorch (11.8).`), often wrapped before "PyTorch".
+        rule(
+            r"The detected CUDA version \((?P<v>\d+\.\d+)\) mismatches",
+            "cuda_toolkit",
+            "torch.utils.cpp_extension",
+        ),
+        rule(
+            r"(?:used to compile\s*|^)PyTorch \((?P<v>\d+\.\d+)\)\. Please make sure to use the same CUDA versions",
+            "cuda_runtime",
+            "torch.utils.cpp_extension",
+        ),
         // CUDA.jl refusing a GPU below what it or the CUDA it picked supports (`Your Tesla V100
         // GPU (compute capability 7.0) is not supported on CUDA 13+.`, `... by CUDA.jl`).
         rule(
@@ -2082,6 +2127,14 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                     "cuda_listed" => ("cuda_runtime", v.to_string()),
                     "wheel_cu" => ("cuda_runtime", last_digit_minor(v)),
                     "cupy" => ("framework", format!("cupy {}", v)),
+                    // `70 75 80 86` is sm_70 sm_75 sm_80 sm_86.
+                    "paddle_arch" => (
+                        "arch_list",
+                        v.split_whitespace()
+                            .map(|a| format!("sm_{a}"))
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    ),
                     // post97: CUDA 9 (cuDNN 7); post107: CUDA 10.0 (cuDNN 7); post112: 11.2.
                     "paddle_post" => match (v.len(), v) {
                         (2, _) => ("cuda_runtime", format!("{}.0", &v[..1])),
@@ -3180,6 +3233,31 @@ mod tests {
                 "1.13.3",
             ),
             ("  hardware.nvidia.open = true;\n", "driver_flavor", "open"),
+            (
+                "2024/01/14 19:50:06 gpu.go:138: CUDA GPU is too old. Falling back to CPU mode. Compute Capability detected: 5.2\n",
+                "cc",
+                "5.2",
+            ),
+            (
+                "W0726 14:31:17.682821 212581 gpu_resources.cc:96] **The GPU architecture in your current machine is Pascal, which is not compatible with Paddle installation with arch: 70 75 80 86 , it is recommended to install the corresponding wheel package according to the installation information on the official Paddle website.\n",
+                "arch_list",
+                "sm_70 sm_75 sm_80 sm_86",
+            ),
+            (
+                "NVRM: supported through the NVIDIA 470.xx Legacy drivers.\n",
+                "legacy_branch",
+                "470",
+            ),
+            (
+                "The detected CUDA version (12.9) mismatches the version that was used to compile\n",
+                "cuda_toolkit",
+                "12.9",
+            ),
+            (
+                "PyTorch (11.8). Please make sure to use the same CUDA versions.\n",
+                "cuda_runtime",
+                "11.8",
+            ),
             // A full-width colon, as a Chinese input method types it.
             ("pytorch：1.10\n", "framework", "torch 1.10"),
             ("* cudnn版本：7.6.5\n", "cudnn", "7.6.5"),

@@ -150,6 +150,11 @@ const FORWARD_COMPAT: &str =
 /// FlashAttention's README: which GPUs FlashAttention-2 supports.
 const FLASH_ATTENTION: &str =
     "https://github.com/Dao-AILab/flash-attention#installation-and-features";
+/// Ollama's list of the GPUs it supports (compute capability 5.0 and later).
+const OLLAMA_GPUS: &str = "https://github.com/ollama/ollama/blob/main/docs/gpu.md";
+/// NVIDIA's schedule of the legacy branches that keep each retired GPU generation.
+const LEGACY_BRANCHES: &str =
+    "https://forums.developer.nvidia.com/t/unix-graphics-feature-deprecation-schedule/60588";
 /// CUDA.jl's check of a device against the CUDA it runs (`context` in lib/cudadrv/state.jl).
 const CUDA_JL: &str = "https://github.com/JuliaGPU/CUDA.jl/blob/master/lib/cudadrv/state.jl";
 /// nvcc's list of the architectures it can build for (`--list-gpu-arch`, `--gpu-architecture`).
@@ -232,20 +237,16 @@ pub fn assess(
     }
     // The open kernel module refusing a GPU without a GSP (pre-Turing): the driver's own word,
     // when the GPU's compute capability is not known to the rule above.
-    if let Some(said) = fp.get("open_refused")
-        && !findings
-            .iter()
-            .any(|f| f.rule == "open-modules-need-turing" && f.level == Level::Violation)
-    {
-        findings.push(Finding {
-            rule: "open-modules-need-turing".into(),
-            level: Level::Violation,
-            message: format!(
+    if let Some(said) = fp.get("open_refused") {
+        stated(
+            &mut findings,
+            "open-modules-need-turing",
+            format!(
                 "the open kernel module refused the GPU (line {}): it needs the GPU System Processor of Turing or later; install the proprietary flavour of a branch that still supports this GPU",
                 said.line
             ),
-            source: OPEN_MODULES.into(),
-        });
+            OPEN_MODULES,
+        );
     }
     // A library refusing the GPU because it is below the library's own floor (FlashAttention's
     // "only supports Ampere GPUs or newer", CUDA.jl's "is not supported on CUDA 13+"), unless
@@ -257,6 +258,12 @@ pub fn assess(
                 CUDA_JL,
                 "run on a GPU it supports, or pin an older CUDA runtime (`CUDA.set_runtime_version!`) or driver, as its message says",
             )
+        } else if said.source == "Ollama" {
+            (
+                "ollama-gpu-floor",
+                OLLAMA_GPUS,
+                "it runs on the CPU instead; use a GPU it supports",
+            )
         } else {
             (
                 "flash-attn-gpu-floor",
@@ -264,40 +271,46 @@ pub fn assess(
                 "run on such a GPU, or turn the library off (for example attn_implementation=\"sdpa\" in transformers)",
             )
         };
-        if !findings
-            .iter()
-            .any(|f| f.rule == rule && f.level == Level::Violation)
-        {
-            findings.push(Finding {
-                rule: rule.into(),
-                level: Level::Violation,
-                message: format!(
-                    "{} refused this GPU (line {}): \"{}\"; its kernels need a newer GPU generation: {advice}",
-                    said.source, said.line, said.value
-                ),
-                source: source.into(),
-            });
-        }
+        stated(
+            &mut findings,
+            rule,
+            format!(
+                "{} refused this GPU (line {}): \"{}\"; its kernels need a newer GPU generation: {advice}",
+                said.source, said.line, said.value
+            ),
+            source,
+        );
+    }
+    // The driver ignoring a GPU that only a legacy branch supports: the branch is past this
+    // GPU's generation (the rule `last-branch-for-generation`, in the driver's own words).
+    if let Some(said) = fp.get("legacy_branch") {
+        stated(
+            &mut findings,
+            "last-branch-for-generation",
+            format!(
+                "the driver{} ignores this GPU (line {}): it is supported only by the R{} legacy branch; install that branch (runbook driver-unsupported-gpu)",
+                driver.map_or(String::new(), |d| format!(" {}", d.value)),
+                said.line,
+                said.value
+            ),
+            LEGACY_BRANCHES,
+        );
     }
     // nvcc refusing an architecture it does not know: the toolkit used for the build is older
     // than the GPU generation asked for.
-    if let Some(said) = fp.get("nvcc_refused")
-        && !findings
-            .iter()
-            .any(|f| f.rule == "nvcc-knows-architecture" && f.level == Level::Violation)
-    {
-        findings.push(Finding {
-            rule: "nvcc-knows-architecture".into(),
-            level: Level::Violation,
-            message: format!(
+    if let Some(said) = fp.get("nvcc_refused") {
+        stated(
+            &mut findings,
+            "nvcc-knows-architecture",
+            format!(
                 "nvcc{} does not know {} (line {}): the toolkit that builds this code is older than that GPU architecture; build with a toolkit that supports it, or leave the architecture out of the build (TORCH_CUDA_ARCH_LIST, CMAKE_CUDA_ARCHITECTURES)",
                 fp.get("cuda_toolkit")
                     .map_or(String::new(), |t| format!(" {}", t.value)),
                 said.value,
                 said.line
             ),
-            source: NVCC_ARCHITECTURES.into(),
-        });
+            NVCC_ARCHITECTURES,
+        );
     }
     // The container runtime refusing an image whose CUDA needs a newer driver.
     if let Some(said) = fp.get("requirement_refused") {
@@ -432,6 +445,22 @@ pub fn assess(
         conflicts: fp.conflicts.clone(),
         findings,
         stacks: match_stacks(fp, stacks),
+    }
+}
+
+/// A message in the paste that states `rule` broken in its own words, as a violation of it,
+/// unless the rule's table already found it broken.
+fn stated(findings: &mut Vec<Finding>, rule: &str, message: String, source: &str) {
+    if !findings
+        .iter()
+        .any(|f| f.rule == rule && f.level == Level::Violation)
+    {
+        findings.push(Finding {
+            rule: rule.into(),
+            level: Level::Violation,
+            message,
+            source: source.into(),
+        });
     }
 }
 
