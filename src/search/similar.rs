@@ -9,7 +9,8 @@
 //!
 //! Raw relevance scores do not say whether a suggestion is right: a Python traceback or a pip
 //! conflict shares words with many runbooks. So the confidence of a runbook for a line is a
-//! fraction of that line's own information: each term weighs its inverse document frequency over
+//! fraction of that line's own information: each term (a word, or a pair of adjacent words that
+//! some runbook also has) weighs its inverse document frequency over
 //! the runbooks (a word every runbook uses, or one no runbook knows, tells little about which
 //! one; a word no runbook knows still counts in what the line says, so a line that is mostly
 //! about something else scores low), generic log words weigh less, and agreement with a real
@@ -36,7 +37,11 @@ const MIN_SCORE: f64 = 0.5;
 /// With 490 tuning positives and 90 negatives (2026-12-01): 0.5 and 0 answer 398 right, 16 wrong,
 /// 3 negatives; a margin of 0.01 answers 348 (2 negatives), 0.03 335 (1); a threshold of 0.45
 /// with no margin raises 7 negatives. (The earlier choice, 0.5 and 0.03, was made on 66
-/// negatives with signatures and similar together.)
+/// negatives with signatures and similar together.) Held out (each case's own thread's examples
+/// left out of the index), with 603 positives and 153 negatives (2026-12-02), after pairs of
+/// adjacent words became terms: 0.5 and 0 answer 311 right, 39 wrong, 5 negatives; 0.55 and 0
+/// 275 (4); 0.6 and 0 249 (1). Without pairs the most within the same budget was 291 right with
+/// 69 wrong (0.45 and 0, 6 negatives), and 255 at 0.5 and 0.
 const MIN_MARGIN: f64 = 0.0;
 /// Suggestions listed per report.
 const MAX_SUGGESTIONS: usize = 3;
@@ -197,6 +202,11 @@ impl LogLine {
     fn has(&self, t: Term) -> bool {
         self.terms.binary_search(&t).is_ok()
     }
+
+    /// How many of its terms are single words (the rest are pairs of them).
+    fn words(&self) -> usize {
+        self.terms.iter().filter(|&&t| t & PAIR == 0).count()
+    }
 }
 
 /// The thresholds of a suggestion (the defaults were chosen on the tuning split).
@@ -237,7 +247,7 @@ pub struct Suggestion {
 /// The terms of a text worth comparing: lowercase words and identifiers, not numbers, hex,
 /// addresses or one-letter parts. In text order, possibly repeated.
 fn terms(text: &str) -> Vec<Term> {
-    tokenize(text)
+    let words: Vec<Term> = tokenize(text)
         .iter()
         .map(|t| t.text.as_str())
         .filter(|t| {
@@ -250,9 +260,20 @@ fn terms(text: &str) -> Vec<Term> {
             }
             (cjk || letters >= 2) && digits * 2 <= chars && !looks_hex(t)
         })
-        .map(term)
-        .collect()
+        .map(|t| term(t) & !PAIR)
+        .collect();
+    // Adjacent pairs too: a phrase ("fell off", "out of memory") says more than its words.
+    let pairs: Vec<Term> = words
+        .windows(2)
+        .map(|w| (w[0].rotate_left(17) ^ w[1]) | PAIR)
+        .collect();
+    let mut all = words;
+    all.extend(pairs);
+    all
 }
+
+/// The bit that marks a term as a pair of adjacent words.
+const PAIR: Term = 1 << 63;
 
 fn looks_hex(t: &str) -> bool {
     let t = t.strip_prefix("0x").unwrap_or(t);
@@ -337,7 +358,7 @@ impl SimilarIndex {
             for block in log_blocks(&incident.body) {
                 for line in block.lines() {
                     let t = LogLine::new(terms(line));
-                    if t.terms.len() >= MIN_TERMS {
+                    if t.words() >= MIN_TERMS {
                         known[cited[0]].lines.push(t);
                     }
                 }
@@ -354,7 +375,7 @@ impl SimilarIndex {
         // A term's weight: its rarity across the runbooks (a word every runbook uses, or one
         // none uses, tells little about which one), a quarter of it for generic log words.
         let n = known.len().max(1) as f64;
-        let generic: TermSet = GENERIC.iter().map(|g| term(g)).collect();
+        let generic: TermSet = GENERIC.iter().map(|g| term(g) & !PAIR).collect();
         let idf = |df: u32| (1.0 + n / (df as f64 + 1.0)).ln();
         let weights: TermMap<f64> = df
             .into_iter()
@@ -473,6 +494,8 @@ impl SimilarIndex {
     fn weight(&self, t: Term) -> f64 {
         match self.weights.get(&t) {
             Some(&w) => w,
+            // A pair no runbook has tells nothing either way: its words already count.
+            None if t & PAIR != 0 => 0.0,
             // Not in any runbook: as rare as can be, but generic words stay cheap.
             None if self.generic.contains(&t) => self.unknown * 0.25,
             None => self.unknown,
@@ -526,7 +549,7 @@ impl SimilarIndex {
         let mut per_runbook: Vec<Vec<(f64, usize)>> = vec![Vec::new(); self.known.len()];
         for (i, line) in lines.iter().take(MAX_LINES).enumerate() {
             let query = LogLine::new(terms(line));
-            if query.terms.len() < MIN_TERMS {
+            if query.words() < MIN_TERMS {
                 continue;
             }
             for (r, score) in self.line_scores(&query).into_iter().enumerate() {
@@ -620,6 +643,40 @@ mod tests {
             let parsed = crate::doc::markdown::section_markdown(body, anchor).unwrap();
             assert_eq!(ours.trim(), parsed.trim(), "{anchor}");
         }
+    }
+
+    #[test]
+    fn words_in_the_same_order_count_more_than_the_same_words() {
+        let runbook = |id: &str, example: &str| {
+            let text = format!(
+                "---\ntitle: {id}\nseverity: high\nsignatures:\n  - id: {id}-s\n    pattern: 'zzz{id}'\n    examples: ['{example}']\n---\n## Symptoms\nnothing\n"
+            );
+            Runbook::parse(std::path::Path::new(&format!("runbooks/{id}.md")), &text)
+                .0
+                .unwrap()
+        };
+        let phrase = runbook(
+            "phrase",
+            "NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus.",
+        );
+        let scattered = runbook(
+            "scattered",
+            "bus off: has GPU fallen? the NVRM 0000:3b:00.0",
+        );
+        let index = SimilarIndex::new(&[scattered, phrase], &[]);
+        let got = index.suggest(
+            &["kernel: NVRM: GPU at 0000:65:00.0 has fallen off the bus"],
+            &[],
+            Params {
+                min_score: 0.0,
+                min_margin: 0.0,
+            },
+        );
+        assert_eq!(got.first().map(|s| s.runbook), Some(1), "{got:?}");
+        assert!(
+            got[0].score > got.get(1).map_or(0.0, |s| s.score),
+            "{got:?}"
+        );
     }
 
     #[test]
