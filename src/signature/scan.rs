@@ -951,7 +951,10 @@ fn named_captures(regex: &regex::Regex, caps: &regex::Captures<'_>) -> Vec<(Stri
 /// ASCII-only: quicker to compile, and these words are ASCII.
 /// Also nvidia-smi -q's counters and flags at zero or "No" (`Uncorrectable Error : 0`, `Remapping
 /// Failure Occurred : No`) and its bare section headers (`    ECC Errors`): a healthy report's lines.
-const BENIGN: &str = r"(?-u)(?i)^\s*[a-z][\w /().-]*?\s:\s+(?:0|no|none|n/a|disabled)\s*$|^\s+[a-z][a-z ]*errors?\s*$|\b(?:0|no|zero) (?:errors?|failures?)\b|\berrors?[:=] ?0\b|\bfail-?over\b|\bfailsafe\b|error[_ ]?(?:count|rate|handling|reporting|injection)\b";
+/// And NCCL's own INFO lines about its network plugin (`NCCL INFO NET/Plugin : Plugin load
+/// (libnccl-net.so) returned 2 : libnccl-net.so: cannot open shared object file`): without a
+/// plugin NCCL uses its internal transport, as the same line says.
+const BENIGN: &str = r"(?-u)(?i)^\s*[a-z][\w /().-]*?\s:\s+(?:0|no|none|n/a|disabled)\s*$|^\s+[a-z][a-z ]*errors?\s*$|\b(?:0|no|zero) (?:errors?|failures?)\b|\berrors?[:=] ?0\b|\bfail-?over\b|\bfailsafe\b|error[_ ]?(?:count|rate|handling|reporting|injection)\b|\bNCCL INFO NET/Plugin\b";
 
 /// The driver's harmless lines, as it prints them: part of [`BENIGN`] (matched ignoring case
 /// there), and looked for as they are first, several times quicker than the regex on the logs
@@ -1047,6 +1050,23 @@ mod tests {
             let exact = BANNERS.iter().any(|b| line.contains(b));
             assert_eq!(has_banner(line.as_bytes()), exact, "{line}");
         }
+    }
+
+    #[test]
+    fn nccls_plugin_notices_are_benign_and_its_other_info_lines_are_not() {
+        let benign = |line: &str| BENIGN_BYTES.is_match(line.as_bytes());
+        assert!(benign(
+            "dgx-3:2152176:2152176 [0] NCCL INFO NET/Plugin : Plugin load (libnccl-net.so) returned 2 : libnccl-net.so: cannot open shared object file: No such file or directory"
+        ));
+        assert!(benign(
+            "node1:99:99 [0] NCCL INFO NET/Plugin: No plugin found (libnccl-net.so), using internal implementation"
+        ));
+        assert!(!benign(
+            "gpu-node-3:41233:41290 [0] NCCL INFO Call to connect returned Connection refused, retrying"
+        ));
+        assert!(!benign(
+            "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory"
+        ));
     }
 
     #[test]
