@@ -653,15 +653,22 @@ mod tests {
         }
     }
 
+    /// A runbook `runbooks/<id>.md` parsed from `text`.
+    fn parsed(id: &str, text: &str) -> Runbook {
+        Runbook::parse(std::path::Path::new(&format!("runbooks/{id}.md")), text)
+            .0
+            .unwrap()
+    }
+
     #[test]
     fn words_in_the_same_order_count_more_than_the_same_words() {
         let runbook = |id: &str, example: &str| {
-            let text = format!(
-                "---\ntitle: {id}\nseverity: high\nsignatures:\n  - id: {id}-s\n    pattern: 'zzz{id}'\n    examples: ['{example}']\n---\n## Symptoms\nnothing\n"
-            );
-            Runbook::parse(std::path::Path::new(&format!("runbooks/{id}.md")), &text)
-                .0
-                .unwrap()
+            parsed(
+                id,
+                &format!(
+                    "---\ntitle: {id}\nseverity: high\nsignatures:\n  - id: {id}-s\n    pattern: 'zzz{id}'\n    examples: ['{example}']\n---\n## Symptoms\nnothing\n"
+                ),
+            )
         };
         let phrase = runbook(
             "phrase",
@@ -689,11 +696,7 @@ mod tests {
 
     #[test]
     fn a_line_like_a_counterexample_is_not_that_cause() {
-        let runbook = |id: &str, text: &str| {
-            Runbook::parse(std::path::Path::new(&format!("runbooks/{id}.md")), text)
-                .0
-                .unwrap()
-        };
+        let runbook = parsed;
         let secure = runbook(
             "secure-boot",
             "---\ntitle: Secure Boot rejects the unsigned nvidia module\nseverity: high\nsignatures:\n  - id: key-rejected\n    pattern: 'Key was rejected by service'\n    examples: ['modprobe: ERROR: could not insert nvidia: Key was rejected by service']\n    counterexamples: ['nvidia: module verification failed: signature and/or required key missing - tainting kernel']\n---\n## Symptoms\nmodule signature verification fails, key rejected\n",
