@@ -1764,6 +1764,8 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "ollama",
             // Lightning's `- release: 5.15.0-1055-aws` (the kernel).
             "release:",
+            // PyTorch's list of its build's architectures (`- 7.5 which supports hardware CC`).
+            "supports hardware cc",
         ])
         .expect("valid anchors")
 });
@@ -1924,16 +1926,6 @@ pub fn of(paste: &[u8]) -> Fingerprint {
     // The architectures PyTorch's warning lists one line each: (first line, `sm_75`, ...).
     let mut built_for: Option<(u64, Vec<String>)> = None;
     for (n, raw) in text.lines().enumerate() {
-        if raw.contains("which supports hardware CC")
-            && let Some(c) = BUILT_FOR_CC.captures(raw)
-        {
-            let arch = format!("sm_{}{}", &c["major"], &c["minor"]);
-            built_for
-                .get_or_insert_with(|| (n as u64 + 1, Vec::new()))
-                .1
-                .push(arch);
-            continue;
-        }
         if let Some((columns, source)) = csv_columns.take() {
             let cells: Vec<&str> = raw.split(',').map(str::trim).collect();
             if cells.len() == columns.len() {
@@ -2032,6 +2024,14 @@ pub fn of(paste: &[u8]) -> Fingerprint {
         }
         // Only lines that can carry a version or a name are looked at closely.
         if !ANCHORS.is_match(raw) {
+            continue;
+        }
+        if let Some(c) = BUILT_FOR_CC.captures(raw) {
+            let arch = format!("sm_{}{}", &c["major"], &c["minor"]);
+            built_for
+                .get_or_insert_with(|| (n as u64 + 1, Vec::new()))
+                .1
+                .push(arch);
             continue;
         }
         // Only the open module refuses a GPU for lacking a GSP (a line without a number).

@@ -252,25 +252,10 @@ pub fn assess(
     // "only supports Ampere GPUs or newer", CUDA.jl's "is not supported on CUDA 13+"), unless
     // that library's floor rule already judged it.
     if let Some(said) = fp.get("library_refused") {
-        let (rule, source, advice) = if said.source == "CUDA.jl" {
-            (
-                "cudajl-gpu-floor",
-                CUDA_JL,
-                "run on a GPU it supports, or pin an older CUDA runtime (`CUDA.set_runtime_version!`) or driver, as its message says",
-            )
-        } else if said.source == "Ollama" {
-            (
-                "ollama-gpu-floor",
-                OLLAMA_GPUS,
-                "it runs on the CPU instead; use a GPU it supports",
-            )
-        } else {
-            (
-                "flash-attn-gpu-floor",
-                FLASH_ATTENTION,
-                "run on such a GPU, or turn the library off (for example attn_implementation=\"sdpa\" in transformers)",
-            )
-        };
+        let &(_, rule, source, advice) = LIBRARY_REFUSALS
+            .iter()
+            .find(|(by, ..)| *by == said.source)
+            .unwrap_or(&LIBRARY_REFUSALS[0]);
         stated(
             &mut findings,
             rule,
@@ -447,6 +432,29 @@ pub fn assess(
         stacks: match_stacks(fp, stacks),
     }
 }
+
+/// The libraries whose refusal of a GPU `library_refused` holds, by what printed it: (source, the
+/// floor rule it breaks, where the floor is stated, what to do). FlashAttention's is the default.
+const LIBRARY_REFUSALS: &[(&str, &str, &str, &str)] = &[
+    (
+        "FlashAttention",
+        "flash-attn-gpu-floor",
+        FLASH_ATTENTION,
+        "run on such a GPU, or turn the library off (for example attn_implementation=\"sdpa\" in transformers)",
+    ),
+    (
+        "CUDA.jl",
+        "cudajl-gpu-floor",
+        CUDA_JL,
+        "run on a GPU it supports, or pin an older CUDA runtime (`CUDA.set_runtime_version!`) or driver, as its message says",
+    ),
+    (
+        "Ollama",
+        "ollama-gpu-floor",
+        OLLAMA_GPUS,
+        "it runs on the CPU instead; use a GPU it supports",
+    ),
+];
 
 /// A message in the paste that states `rule` broken in its own words, as a violation of it,
 /// unless the rule's table already found it broken.

@@ -266,21 +266,23 @@ fn terms(text: &str) -> Vec<Term> {
         .collect();
     // Pairs of words too, adjacent and one apart: a phrase ("fell off", "out of memory", "fallen
     // off the bus") says more than its words in any order.
-    let pairs: Vec<Term> = words
-        .windows(2)
-        .map(|w| (w[0].rotate_left(17) ^ w[1]) | PAIR)
-        .collect();
-    let skips: Vec<Term> = words
-        .windows(3)
-        .map(|w| (w[0].rotate_left(29) ^ w[2]) | PAIR)
-        .collect();
-    let mut all = words;
-    all.extend(pairs);
-    all.extend(skips);
+    let n = words.len();
+    let mut all = Vec::with_capacity(3 * n);
+    all.extend_from_slice(&words);
+    all.extend(
+        words
+            .windows(2)
+            .map(|w| (w[0].rotate_left(17) ^ w[1]) | PAIR),
+    );
+    all.extend(
+        words
+            .windows(3)
+            .map(|w| (w[0].rotate_left(29) ^ w[2]) | PAIR),
+    );
     all
 }
 
-/// The bit that marks a term as a pair of adjacent words.
+/// The bit that marks a term as a pair of words.
 const PAIR: Term = 1 << 63;
 
 fn looks_hex(t: &str) -> bool {
