@@ -19,11 +19,12 @@
 //! a margin over the runner-up. The threshold and margin were chosen on the tuning split of the
 //! evaluation (`eval/README.md`) and are reported on the test split.
 //!
-//! Everything is built in memory from the parsed library (no I/O, a few milliseconds), so
-//! `lore match` needs no index on disk.
+//! The index is built in memory from the parsed library and kept in `.lore/similar.cache` for
+//! the next `lore match` (see [`crate::library::Library::matcher`]). It is inverted (term →
+//! lines and runbooks), so a query line costs what its own terms' lists are, not a comparison
+//! with every known line.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::doc::{Incident, Runbook, log_blocks};
 use crate::search::tokenizer::tokenize;
@@ -157,26 +158,10 @@ fn term(text: &str) -> Term {
     crate::hash::fnv1a(text.as_bytes())
 }
 
-/// Terms are hashes already: the map only spreads them over its buckets.
-#[derive(Default)]
-struct TermHasher(u64);
+type TermMap<V> = HashMap<Term, V, crate::hash::BuildPrehashed>;
+type TermSet = HashSet<Term, crate::hash::BuildPrehashed>;
 
-impl Hasher for TermHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        self.0 = crate::hash::fnv1a_extend(self.0, bytes);
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-type TermMap<V> = HashMap<Term, V, BuildHasherDefault<TermHasher>>;
-type TermSet = HashSet<Term, BuildHasherDefault<TermHasher>>;
-
-/// What one runbook is known by.
+/// What one runbook is known by, while the index is built.
 struct Known {
     /// Terms of its prose.
     prose: TermSet,
@@ -186,29 +171,32 @@ struct Known {
     not: Vec<LogLine>,
 }
 
-/// A real log line's terms and their total weight (worked out once, when the index is built:
-/// every query line is compared with every one of them).
+/// A line's terms, sorted and without repeats.
 struct LogLine {
-    /// Sorted, without repeats.
     terms: Vec<Term>,
-    mass: f64,
 }
 
 impl LogLine {
     fn new(mut terms: Vec<Term>) -> LogLine {
         terms.sort_unstable();
         terms.dedup();
-        LogLine { terms, mass: 0.0 }
-    }
-
-    fn has(&self, t: Term) -> bool {
-        self.terms.binary_search(&t).is_ok()
+        LogLine { terms }
     }
 
     /// How many of its terms are single words (the rest are pairs of them).
     fn words(&self) -> usize {
         self.terms.iter().filter(|&&t| t & PAIR == 0).count()
     }
+}
+
+/// A real log line of the index: whose it is, and its terms' total weight (worked out once,
+/// when the index is built).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct KnownLine {
+    runbook: u32,
+    /// A counterexample: a line known not to be this runbook's cause.
+    not: bool,
+    mass: f64,
 }
 
 /// The thresholds of a suggestion (the defaults were chosen on the tuning split).
@@ -227,14 +215,92 @@ impl Default for Params {
     }
 }
 
+/// The index, inverted: for each term the runbooks use, its weight, the real log lines that
+/// have it and the runbooks whose prose has it. A query line then meets only the lines it shares
+/// a term with, instead of every line of every runbook. Flat sorted arrays, not maps: the index
+/// is read back from `.lore/similar.cache` by every `lore match`, and arrays read back in one
+/// pass where maps are rebuilt entry by entry.
 pub struct SimilarIndex {
-    known: Vec<Known>,
-    /// The weight of each term the runbooks use; a term they do not use weighs `unknown`.
-    weights: TermMap<f64>,
+    runbooks: usize,
+    /// Every term some runbook has, sorted (looked up by binary search).
+    terms: Vec<Term>,
+    /// Per term: its weight ...
+    weights: Vec<f64>,
+    /// ... the end of its run in `postings` (the start is the previous term's end) ...
+    line_ends: Vec<u32>,
+    /// ... and the end of its run in `prose`.
+    prose_ends: Vec<u32>,
+    /// Indices into `lines`.
+    postings: Vec<u32>,
+    /// Indices of runbooks.
+    prose: Vec<u32>,
+    lines: Vec<KnownLine>,
+    /// The weight of a word no runbook has.
     unknown: f64,
-    /// The terms of [`GENERIC`].
-    generic: TermSet,
+    /// The terms of [`GENERIC`], sorted.
+    generic: Vec<Term>,
 }
+
+/// What a query line's scoring writes to, kept between lines (sized once per paste).
+struct Scratch {
+    /// Per known line: the weight of the terms it shares with the query (0: none).
+    shared: Vec<f64>,
+    /// The known lines `shared` is not 0 for.
+    touched: Vec<u32>,
+    /// Per runbook: the weight of the query's terms its prose has ...
+    prose: Vec<f64>,
+    /// ... its best real line ...
+    best_line: Vec<f64>,
+    /// ... and its best counterexample.
+    best_not: Vec<f64>,
+}
+
+/// Reads the arrays of [`SimilarIndex::to_bytes`] from the front of a byte slice.
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    /// `n` records of `size` bytes each.
+    fn take(&mut self, n: usize, size: usize) -> Option<std::slice::ChunksExact<'a, u8>> {
+        let (head, tail) = self.0.split_at_checked(n.checked_mul(size)?)?;
+        self.0 = tail;
+        Some(head.chunks_exact(size))
+    }
+
+    fn u64s(&mut self, n: usize) -> Option<impl Iterator<Item = u64> + 'a> {
+        Some(self.take(n, 8)?.map(|c| u64_at(c, 0)))
+    }
+
+    /// A length: one `u64`, no larger than what is left to read.
+    fn count(&mut self) -> Option<usize> {
+        let n = usize::try_from(self.u64s(1)?.next()?).ok()?;
+        (n <= self.0.len()).then_some(n)
+    }
+}
+
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
+}
+
+/// The weight of a term no runbook's prose or real line has (`unknown`: the weight of a
+/// document frequency of 0).
+fn unknown_weight(t: Term, unknown: f64, generic: &[Term]) -> f64 {
+    if t & PAIR != 0 {
+        // A pair no runbook has tells nothing either way: its words already count.
+        0.0
+    } else if generic.binary_search(&t).is_ok() {
+        // As rare as can be, but generic words stay cheap.
+        unknown * 0.25
+    } else {
+        unknown
+    }
+}
+
+/// The first bytes of [`SimilarIndex::to_bytes`], naming its layout.
+const MAGIC: &[u8] = b"LORESIM2";
 
 /// One runbook suggested for a paste.
 #[derive(Debug, Clone, PartialEq)]
@@ -374,181 +440,262 @@ impl SimilarIndex {
                 }
             }
         }
+        // Where each term is: (term, line) and (term, runbook) pairs, sorted by term.
+        let mut in_lines: Vec<(Term, u32)> = Vec::new();
+        let mut in_prose: Vec<(Term, u32)> = Vec::new();
+        let mut lines: Vec<KnownLine> = Vec::new();
+        let mut line_terms: Vec<&[Term]> = Vec::new();
+        for (r, k) in known.iter().enumerate() {
+            in_prose.extend(k.prose.iter().map(|&t| (t, r as u32)));
+            for (line, not) in k
+                .lines
+                .iter()
+                .map(|l| (l, false))
+                .chain(k.not.iter().map(|l| (l, true)))
+            {
+                let id = lines.len() as u32;
+                in_lines.extend(line.terms.iter().map(|&t| (t, id)));
+                lines.push(KnownLine {
+                    runbook: r as u32,
+                    not,
+                    mass: 0.0,
+                });
+                line_terms.push(&line.terms);
+            }
+        }
+        in_lines.sort_unstable();
+        in_prose.sort_unstable();
+        // A term's document frequency: the runbooks that have it, in prose or in a real line.
+        // Counterexamples do not count: a term only they have weighs what an unknown one does.
         let mut df: TermMap<u32> = TermMap::default();
+        let mut seen: TermSet = TermSet::default();
         for k in &known {
-            let mut all: TermSet = k.prose.clone();
-            all.extend(k.lines.iter().flat_map(|l| l.terms.iter().copied()));
-            for t in all {
+            seen.clear();
+            seen.extend(k.prose.iter().copied());
+            seen.extend(k.lines.iter().flat_map(|l| l.terms.iter().copied()));
+            for &t in &seen {
                 *df.entry(t).or_insert(0) += 1;
             }
         }
         // A term's weight: its rarity across the runbooks (a word every runbook uses, or one
         // none uses, tells little about which one), a quarter of it for generic log words.
         let n = known.len().max(1) as f64;
-        let generic: TermSet = GENERIC.iter().map(|g| term(g) & !PAIR).collect();
+        let mut generic: Vec<Term> = GENERIC.iter().map(|g| term(g) & !PAIR).collect();
+        generic.sort_unstable();
+        generic.dedup();
         let idf = |df: u32| (1.0 + n / (df as f64 + 1.0)).ln();
-        let weights: TermMap<f64> = df
-            .into_iter()
-            .map(|(t, df)| {
-                let w = idf(df) * if generic.contains(&t) { 0.25 } else { 1.0 };
-                (t, w)
+        let mut terms: Vec<Term> = in_lines.iter().chain(&in_prose).map(|p| p.0).collect();
+        terms.sort_unstable();
+        terms.dedup();
+        let weights: Vec<f64> = terms
+            .iter()
+            .map(|t| match df.get(t) {
+                Some(&df) if generic.binary_search(t).is_ok() => idf(df) * 0.25,
+                Some(&df) => idf(df),
+                None => unknown_weight(*t, idf(0), &generic),
             })
             .collect();
+        let (mut line_ends, mut prose_ends) = (Vec::new(), Vec::new());
+        let (mut i, mut j) = (0, 0);
+        for &t in &terms {
+            while i < in_lines.len() && in_lines[i].0 == t {
+                i += 1;
+            }
+            while j < in_prose.len() && in_prose[j].0 == t {
+                j += 1;
+            }
+            line_ends.push(i as u32);
+            prose_ends.push(j as u32);
+        }
         let mut index = SimilarIndex {
-            known: Vec::new(),
+            runbooks: known.len(),
+            terms,
             weights,
+            line_ends,
+            prose_ends,
+            postings: in_lines.into_iter().map(|(_, l)| l).collect(),
+            prose: in_prose.into_iter().map(|(_, r)| r).collect(),
+            lines: Vec::new(),
             unknown: idf(0),
             generic,
         };
-        for k in &mut known {
-            for line in k.lines.iter_mut().chain(&mut k.not) {
-                line.mass = line.terms.iter().map(|&t| index.weight(t)).sum();
-            }
+        for (line, terms) in lines.iter_mut().zip(&line_terms) {
+            line.mass = terms.iter().map(|&t| index.weight(t)).sum();
         }
-        index.known = known;
+        index.lines = lines;
         index
     }
 
-    /// The index as bytes, for `.lore/similar.cache`: terms are already numbers, so it is a few
-    /// arrays of them, read back in a fraction of the time building takes.
+    /// The index as bytes, for `.lore/similar.cache`: a few arrays of numbers, read back in a
+    /// fraction of the time building takes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::from(&b"LORESIM1"[..]);
-        let u64s = |out: &mut Vec<u8>, xs: &mut dyn Iterator<Item = u64>, n: usize| {
-            out.extend_from_slice(&(n as u64).to_le_bytes());
-            for x in xs {
-                out.extend_from_slice(&x.to_le_bytes());
-            }
-        };
-        let sorted = |set: &TermSet| {
-            let mut v: Vec<Term> = set.iter().copied().collect();
-            v.sort_unstable();
-            v
-        };
-        let generic = sorted(&self.generic);
-        u64s(&mut out, &mut generic.iter().copied(), generic.len());
+        let mut out = Vec::from(MAGIC);
+        let put = |out: &mut Vec<u8>, n: usize| out.extend_from_slice(&(n as u64).to_le_bytes());
+        put(&mut out, self.runbooks);
         out.extend_from_slice(&self.unknown.to_le_bytes());
-        let mut weights: Vec<(Term, f64)> = self.weights.iter().map(|(&t, &w)| (t, w)).collect();
-        weights.sort_unstable_by_key(|&(t, _)| t);
-        u64s(
-            &mut out,
-            &mut weights.iter().flat_map(|&(t, w)| [t, w.to_bits()]),
-            weights.len(),
-        );
-        out.extend_from_slice(&(self.known.len() as u64).to_le_bytes());
-        for k in &self.known {
-            let prose = sorted(&k.prose);
-            u64s(&mut out, &mut prose.iter().copied(), prose.len());
-            for lines in [&k.lines, &k.not] {
-                out.extend_from_slice(&(lines.len() as u64).to_le_bytes());
-                for line in lines {
-                    out.extend_from_slice(&line.mass.to_le_bytes());
-                    u64s(&mut out, &mut line.terms.iter().copied(), line.terms.len());
-                }
-            }
+        put(&mut out, self.generic.len());
+        self.generic
+            .iter()
+            .for_each(|t| out.extend_from_slice(&t.to_le_bytes()));
+        put(&mut out, self.terms.len());
+        for (k, &t) in self.terms.iter().enumerate() {
+            out.extend_from_slice(&t.to_le_bytes());
+            out.extend_from_slice(&self.weights[k].to_le_bytes());
+            out.extend_from_slice(&self.line_ends[k].to_le_bytes());
+            out.extend_from_slice(&self.prose_ends[k].to_le_bytes());
+        }
+        for ids in [&self.postings, &self.prose] {
+            put(&mut out, ids.len());
+            ids.iter()
+                .for_each(|i| out.extend_from_slice(&i.to_le_bytes()));
+        }
+        put(&mut out, self.lines.len());
+        for line in &self.lines {
+            out.extend_from_slice(&line.mass.to_le_bytes());
+            out.extend_from_slice(&(line.runbook | u32::from(line.not) << 31).to_le_bytes());
         }
         out
     }
 
-    /// Reads [`SimilarIndex::to_bytes`]; `None` for anything else (the caller builds anew).
+    /// Reads [`SimilarIndex::to_bytes`]; `None` for anything else, or for arrays that do not
+    /// fit together (the caller builds anew).
     pub fn from_bytes(bytes: &[u8]) -> Option<SimilarIndex> {
-        let mut rest = bytes.strip_prefix(b"LORESIM1")?;
-        let mut next = || -> Option<u64> {
-            let (head, tail) = rest.split_first_chunk::<8>()?;
-            rest = tail;
-            Some(u64::from_le_bytes(*head))
-        };
-        let count = |n: u64| usize::try_from(n).ok().filter(|&n| n <= bytes.len() / 8);
-        let mut generic = TermSet::default();
-        for _ in 0..count(next()?)? {
-            generic.insert(next()?);
+        let mut r = Reader(bytes.strip_prefix(MAGIC)?);
+        let runbooks = r.count()?;
+        let unknown = f64::from_bits(r.u64s(1)?.next()?);
+        let n = r.count()?;
+        let generic = r.u64s(n)?.collect();
+        let n = r.count()?;
+        let (mut terms, mut weights) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let (mut line_ends, mut prose_ends) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for row in r.take(n, 24)? {
+            terms.push(u64_at(row, 0));
+            weights.push(f64::from_bits(u64_at(row, 8)));
+            line_ends.push(u32_at(row, 16));
+            prose_ends.push(u32_at(row, 20));
         }
-        let unknown = f64::from_bits(next()?);
-        let mut weights = TermMap::default();
-        for _ in 0..count(next()?)? {
-            let t = next()?;
-            weights.insert(t, f64::from_bits(next()?));
-        }
-        let mut known = Vec::new();
-        for _ in 0..count(next()?)? {
-            let mut prose = TermSet::default();
-            for _ in 0..count(next()?)? {
-                prose.insert(next()?);
-            }
-            let mut both: [Vec<LogLine>; 2] = [Vec::new(), Vec::new()];
-            for lines in &mut both {
-                for _ in 0..count(next()?)? {
-                    let mass = f64::from_bits(next()?);
-                    let n = count(next()?)?;
-                    let mut terms = Vec::with_capacity(n);
-                    for _ in 0..n {
-                        terms.push(next()?);
-                    }
-                    lines.push(LogLine { terms, mass });
+        let n = r.count()?;
+        let postings = r.take(n, 4)?.map(|c| u32_at(c, 0)).collect();
+        let n = r.count()?;
+        let prose = r.take(n, 4)?.map(|c| u32_at(c, 0)).collect();
+        let n = r.count()?;
+        let lines = r
+            .take(n, 12)?
+            .map(|c| {
+                let who = u32_at(c, 8);
+                KnownLine {
+                    mass: f64::from_bits(u64_at(c, 0)),
+                    runbook: who & !(1 << 31),
+                    not: who >> 31 == 1,
                 }
-            }
-            let [lines, not] = both;
-            known.push(Known { prose, lines, not });
-        }
-        if !rest.is_empty() {
+            })
+            .collect();
+        if !r.0.is_empty() {
             return None;
         }
-        Some(SimilarIndex {
-            known,
+        let index = SimilarIndex {
+            runbooks,
+            terms,
             weights,
+            line_ends,
+            prose_ends,
+            postings,
+            prose,
+            lines,
             unknown,
             generic,
-        })
+        };
+        index.consistent().then_some(index)
     }
 
-    /// How much a term tells about which runbook a line is about.
+    /// Whether every index points inside its array (a cache from elsewhere could say anything;
+    /// a query must not panic on it).
+    fn consistent(&self) -> bool {
+        let ends_ok = |ends: &[u32], len: usize| {
+            ends.windows(2).all(|w| w[0] <= w[1]) && ends.last().is_none_or(|&e| e as usize == len)
+        };
+        self.terms.windows(2).all(|w| w[0] < w[1])
+            && ends_ok(&self.line_ends, self.postings.len())
+            && ends_ok(&self.prose_ends, self.prose.len())
+            && self
+                .postings
+                .iter()
+                .all(|&l| (l as usize) < self.lines.len())
+            && self.prose.iter().all(|&r| (r as usize) < self.runbooks)
+            && self
+                .lines
+                .iter()
+                .all(|l| (l.runbook as usize) < self.runbooks)
+    }
+
+    /// How much a term tells about which runbook a line is about, and where it is in the index.
+    fn find(&self, t: Term) -> (f64, Option<usize>) {
+        match self.terms.binary_search(&t) {
+            Ok(k) => (self.weights[k], Some(k)),
+            Err(_) => (unknown_weight(t, self.unknown, &self.generic), None),
+        }
+    }
+
     fn weight(&self, t: Term) -> f64 {
-        match self.weights.get(&t) {
-            Some(&w) => w,
-            // A pair no runbook has tells nothing either way: its words already count.
-            None if t & PAIR != 0 => 0.0,
-            // Not in any runbook: as rare as can be, but generic words stay cheap.
-            None if self.generic.contains(&t) => self.unknown * 0.25,
-            None => self.unknown,
-        }
+        self.find(t).0
     }
 
-    /// The confidence (0..1) of each runbook for one line's terms.
-    fn line_scores(&self, query: &LogLine) -> Vec<f64> {
-        let weights: Vec<(Term, f64)> = query.terms.iter().map(|&t| (t, self.weight(t))).collect();
-        let mass: f64 = weights.iter().map(|(_, w)| w).sum();
-        if mass <= 0.0 {
-            return vec![0.0; self.known.len()];
-        }
-        self.known
-            .iter()
-            .map(|k| {
-                let prose: f64 = weights
-                    .iter()
-                    .filter(|(t, _)| k.prose.contains(t))
-                    .map(|(_, w)| w)
-                    .sum::<f64>()
-                    / mass;
-                // A real line: the weighted Dice coefficient of the two term sets.
-                let dice = |line: &LogLine| {
-                    let shared: f64 = weights
-                        .iter()
-                        .filter(|(t, _)| line.has(*t))
-                        .map(|(_, w)| w)
-                        .sum();
-                    if shared == 0.0 {
-                        return 0.0;
-                    }
-                    2.0 * shared / (mass + line.mass)
-                };
-                let best_line = k.lines.iter().map(dice).fold(0.0, f64::max);
-                // A line like one the runbook's signatures must not match is not this cause.
-                let best_not = k.not.iter().map(dice).fold(0.0, f64::max);
-                if best_not >= 0.6 && best_not >= best_line {
-                    return 0.0;
+    /// The confidence (0..1) of each runbook for one line's terms, into `scores`. Only the
+    /// lines that share a term with the query are visited.
+    fn line_scores(&self, query: &LogLine, scratch: &mut Scratch, scores: &mut [f64]) {
+        scores.fill(0.0);
+        let Scratch {
+            shared,
+            touched,
+            prose,
+            best_line,
+            best_not,
+        } = scratch;
+        let mut mass = 0.0;
+        for &t in &query.terms {
+            let (w, at) = self.find(t);
+            mass += w;
+            let Some(k) = at else { continue };
+            let from = if k == 0 { 0 } else { self.line_ends[k - 1] } as usize;
+            for &l in &self.postings[from..self.line_ends[k] as usize] {
+                if shared[l as usize] == 0.0 {
+                    touched.push(l);
                 }
-                best_line.max(PROSE * prose)
-            })
-            .collect()
+                shared[l as usize] += w;
+            }
+            let from = if k == 0 { 0 } else { self.prose_ends[k - 1] } as usize;
+            for &r in &self.prose[from..self.prose_ends[k] as usize] {
+                prose[r as usize] += w;
+            }
+        }
+        if mass > 0.0 {
+            for &l in touched.iter() {
+                let line = &self.lines[l as usize];
+                // A real line: the weighted Dice coefficient of the two term sets.
+                let dice = 2.0 * shared[l as usize] / (mass + line.mass);
+                let best = if line.not {
+                    &mut *best_not
+                } else {
+                    &mut *best_line
+                };
+                let r = line.runbook as usize;
+                best[r] = best[r].max(dice);
+            }
+            for (r, score) in scores.iter_mut().enumerate() {
+                // A line like one the runbook's signatures must not match is not this cause.
+                if best_not[r] >= 0.6 && best_not[r] >= best_line[r] {
+                    continue;
+                }
+                *score = best_line[r].max(PROSE * prose[r] / mass);
+            }
+        }
+        for &l in touched.iter() {
+            shared[l as usize] = 0.0;
+        }
+        touched.clear();
+        prose.fill(0.0);
+        best_line.fill(0.0);
+        best_not.fill(0.0);
     }
 
     /// The runbooks `lines` point to, best first, each with the lines that led to it. Nothing
@@ -556,13 +703,22 @@ impl SimilarIndex {
     /// others within 0.15 of it. `exclude`: runbooks already found by a signature (left out
     /// before ranking, so they neither show nor count as the runner-up).
     pub fn suggest(&self, lines: &[&str], exclude: &[usize], params: Params) -> Vec<Suggestion> {
-        let mut per_runbook: Vec<Vec<(f64, usize)>> = vec![Vec::new(); self.known.len()];
+        let mut per_runbook: Vec<Vec<(f64, usize)>> = vec![Vec::new(); self.runbooks];
+        let mut scratch = Scratch {
+            shared: vec![0.0; self.lines.len()],
+            touched: Vec::new(),
+            prose: vec![0.0; self.runbooks],
+            best_line: vec![0.0; self.runbooks],
+            best_not: vec![0.0; self.runbooks],
+        };
+        let mut scores = vec![0.0; self.runbooks];
         for (i, line) in lines.iter().take(MAX_LINES).enumerate() {
             let query = LogLine::new(terms(line));
             if query.words() < MIN_TERMS {
                 continue;
             }
-            for (r, score) in self.line_scores(&query).into_iter().enumerate() {
+            self.line_scores(&query, &mut scratch, &mut scores);
+            for (r, &score) in scores.iter().enumerate() {
                 if score > 0.0 {
                     per_runbook[r].push((score, i));
                 }
@@ -635,7 +791,11 @@ mod tests {
             );
         }
         assert!(SimilarIndex::from_bytes(&bytes[..bytes.len() - 1]).is_none());
-        assert!(SimilarIndex::from_bytes(b"LORESIM1").is_none());
+        // Arrays that fit in length but point outside each other (a runbook count of 1).
+        let mut lying = bytes.clone();
+        lying[MAGIC.len()..MAGIC.len() + 8].copy_from_slice(&1u64.to_le_bytes());
+        assert!(SimilarIndex::from_bytes(&lying).is_none());
+        assert!(SimilarIndex::from_bytes(MAGIC).is_none());
         assert!(SimilarIndex::from_bytes(b"something else").is_none());
     }
 
