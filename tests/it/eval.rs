@@ -439,8 +439,11 @@ fn similar_tier_on_tuning_and_test_splits() {
 /// case's runbook. The runbooks' examples include lines of many tuning cases, which flatters
 /// recall; with `LORE_TUNE_HELD_OUT=1` each case is looked up in an index built without the
 /// example lines and incident log lines that are its own (most of their words are in one of its
-/// lines), which is what a paste in unseen wording meets. A guide for the thresholds, not a
-/// figure to report.
+/// lines), which is what a paste in unseen wording meets, and a negative goes through the
+/// signatures as well (their informational causes explain benign lines). With
+/// `LORE_TUNE_STRICT=1` as well, a negative's own lines are also left out of the counterexamples
+/// (a floor: some of them are lines every driver load prints, known before any case). A guide for
+/// the thresholds, not a figure to report.
 fn similar_alone_grid() {
     use lore::search::similar::SimilarIndex;
     let library = Library::load(&repo_root()).expect("repository library");
@@ -465,13 +468,14 @@ fn similar_alone_grid() {
         }
     }
     let held_out = std::env::var_os("LORE_TUNE_HELD_OUT").is_some();
+    let strict = std::env::var_os("LORE_TUNE_STRICT").is_some();
     let shared = Matcher::with_similar(
         &bare,
         &[],
         &Default::default(),
         Some(SimilarIndex::new(&library.runbooks, &library.incidents)),
     );
-    let grid: Vec<(f64, f64)> = [0.4, 0.45, 0.5, 0.55, 0.6]
+    let grid: Vec<(f64, f64)> = [0.35, 0.4, 0.45, 0.5, 0.55, 0.6]
         .iter()
         .flat_map(|&s| [0.0, 0.01, 0.02, 0.03, 0.05, 0.1].map(|m| (s, m)))
         .collect();
@@ -490,6 +494,13 @@ fn similar_alone_grid() {
             for r in &mut runbooks {
                 for s in &mut r.signatures {
                     s.examples.retain(|e| !is_own(&e.text));
+                    // With `LORE_TUNE_STRICT=1`, a negative's own lines kept as counterexamples
+                    // go too (they would veto it); but a benign line every driver load prints is
+                    // knowledge, not a copy, so this is a floor, not the figure. (A positive
+                    // keeps them: there they only silence its benign lines.)
+                    if expected.is_none() && strict {
+                        s.counterexamples.retain(|c| !is_own(c));
+                    }
                 }
             }
             let mut incidents = library.incidents.clone();
@@ -501,8 +512,15 @@ fn similar_alone_grid() {
                     .collect::<Vec<_>>()
                     .join("\n");
             }
+            // A negative goes through the signatures too, as in `lore match`: their
+            // informational causes explain benign lines that the tier alone would look up.
+            let signatures = if expected.is_none() {
+                &library.runbooks
+            } else {
+                &bare
+            };
             own_matcher = Matcher::with_similar(
-                &bare,
+                signatures,
                 &[],
                 &Default::default(),
                 Some(SimilarIndex::new(&runbooks, &incidents)),
