@@ -66,6 +66,19 @@ pub const ERROR_WORDS: &[&str] = &[
     "no space left",
     "i/o error",
     "invalid",
+    " fault",
+    "too old",
+    "not detected",
+    "unsupported",
+    "not supported",
+    "no such",
+    "missing",
+    "insufficient",
+    "exceeded",
+    "rejected",
+    "unavailable",
+    "not responding",
+    "no cuda",
 ];
 
 /// A problem with one signature found while compiling; the signature is skipped.
