@@ -403,9 +403,16 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         rule(r"^Nvidia driver version\s*:\s*{V}", "driver", "collect_env"),
         rule(
-            r"^GPU models and configuration\s*:\s*(?:GPU 0: )?(?:NVIDIA )?(?P<v>[^\n(]+?(?: \([^)\nU][^)\n]*\))?)\s*(?:\(UUID.*)?$",
+            r"^GPU models and configuration\s*:\s*(?:GPU 0: )?(?:NVIDIA )?(?P<v>[^\n(,]+?(?: \([^)\nU][^)\n]*\))?)\s*(?:\(UUID.*|,.*)?$",
             "gpu",
             "collect_env",
+        ),
+        // The issue template's answer with the driver after the GPU: `GeForce RTX 2070, driver
+        // 450.102.04`.
+        rule(
+            r"^GPU models and configuration\s*:[^\n]*?,\s*(?:NVIDIA )?driver(?: version)?:?\s*{V}",
+            "driver",
+            "issue form",
         ),
         rule(
             r"^GPU 0[:：] ?(?:NVIDIA )?(?P<v>[^\n(]+?(?: \([^)\nU][^)\n]*\))?)\s*(?:\(UUID.*)?$",
@@ -863,6 +870,14 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "environment list",
         ),
         rule(r"(?i)^python\s*版本\s*[:：]\s*{V}", "python", "environment list"),
+        // A hand-written list's `CUDA runtime: 11.1` (collect_env's "CUDA runtime version" is
+        // nvcc's, read above) and `nvidia-container-toolkit: 1.3.0-1 (via apt)`.
+        rule(r"(?i)^cuda runtime\s*[:：]\s*{V}", "cuda_runtime", "environment list"),
+        rule(
+            r"(?i)^nvidia-container-toolkit(?: version)?\s*[:：]\s*v?{V}",
+            "container_toolkit",
+            "environment list",
+        ),
         rule(r"(?i)^cudnn\s*(?:版本|version)?\s*[:：]\s*{V}", "cudnn", "environment list"),
         // A list's bare "CUDA": nvcc's when it has its build number (9.0.176), else the CUDA the
         // framework is used with (as people write it: `CUDA: 11.8`). "CUDA Version" is left
@@ -1254,6 +1269,13 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "requirement_refused",
             "nvidia-docker",
         ),
+        // TensorFlow's hint after cuDNN fails to start: `Possibly insufficient driver version:
+        // 390.87.0` (the kernel module's version as the driver reports it).
+        rule(
+            r"Possibly insufficient driver version:\s*{V}",
+            "driver",
+            "TensorFlow",
+        ),
         // TensorFlow skipping a GPU its build has no code for.
         rule(
             r"Ignoring visible gpu device \(device: \d+, name: (?:NVIDIA )?(?P<v>[^,]+),",
@@ -1268,6 +1290,12 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // PaddlePaddle's device banner (`run_check`, any GPU start-up): `GPU Compute Capability:
         // 8.6, Driver API Version: 11.4, Runtime API Version: 10.2`, then `cuDNN Version: 8.2.`
         rule(r"GPU Compute Capability:\s*{V}", "cc", "PaddlePaddle"),
+        // Older Paddle releases: `device: 0, CUDA Capability: 61, Driver API Version: 10.1`.
+        rule(
+            r"device: \d+, CUDA Capability:\s*(?P<v>\d{2,3})\b",
+            "cc_sm",
+            "PaddlePaddle",
+        ),
         rule(r"Driver API Version:\s*{V}", "driver_cuda", "PaddlePaddle"),
         rule(r"Runtime API Version:\s*{V}", "cuda_runtime", "PaddlePaddle"),
         rule(r"device: \d+, cuDNN Version:\s*{V}", "cudnn", "PaddlePaddle"),
@@ -2872,6 +2900,35 @@ mod tests {
             // collect_env's lowercase "CUDA runtime version" stays nvcc's.
             ("CUDA runtime version: 12.1\n", "cuda_toolkit", "12.1"),
             ("CUDA runtime version: 12.1\n", "cuda_runtime", ""),
+            // A hand-written list's runtime and container toolkit.
+            ("  * CUDA runtime: 11.1\n", "cuda_runtime", "11.1"),
+            (
+                "* nvidia-container-toolkit: 1.3.0-1 (via apt)\n",
+                "container_toolkit",
+                "1.3.0",
+            ),
+            // The issue template's GPU with its driver after a comma.
+            (
+                " - GPU models and configuration: GeForce RTX 2070, driver 450.102.04\n",
+                "gpu",
+                "GeForce RTX 2070",
+            ),
+            (
+                " - GPU models and configuration: GeForce RTX 2070, driver 450.102.04\n",
+                "driver",
+                "450.102.04",
+            ),
+            // Older Paddle's banner, and TensorFlow's hint after cuDNN fails.
+            (
+                "W0404 device_context.cc:237] Please NOTE: device: 0, CUDA Capability: 61, Driver API Version: 10.1, Runtime API Version: 10.0\n",
+                "cc",
+                "6.1",
+            ),
+            (
+                "E tensorflow/stream_executor/cuda/cuda_dnn.cc:361] Possibly insufficient driver version: 390.87.0\n",
+                "driver",
+                "390.87.0",
+            ),
             (device, "gpu", "GeForce GTX 1080 Ti"),
             (device, "cc", "6.1"),
             (wheel, "framework", "torch 1.0.1.post2"),
