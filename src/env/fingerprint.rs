@@ -1866,9 +1866,12 @@ const STATEMENTS: &[(&str, &str, &str)] = &[
 const OPEN_FORM: &str = "open-gpu-kernel-modules issue form";
 /// Issue forms' headings whose answer is on a later line: (heading, field, form).
 const FORM_HEADINGS: &[(&str, &str, &str)] = &[
+    // The release installed (its open modules and user space ship together): the driver.
+    // `kernel_module` is kept for a loaded module known apart from user space, so a form answer
+    // that differs from nvidia-smi is a disagreement between sources, not an API mismatch.
     (
         "NVIDIA Open GPU Kernel Modules Version",
-        "kernel_module",
+        "driver",
         OPEN_FORM,
     ),
     ("Kernel Release", "kernel", OPEN_FORM),
@@ -3565,7 +3568,7 @@ mod tests {
         );
         // The open module's form: a package-named version, a `uname -a` answer, the OS.
         let form = "### NVIDIA Open GPU Kernel Modules Version\n\nnvidia-drivers-530.41.03\n\n### Operating System and Version\n\nDescription:    Gentoo Linux\n\n### Kernel Release\n\nLinux localhost 6.3.4-gentoo-x86_64 #1 SMP PREEMPT_DYNAMIC x86_64 GNU/Linux\n";
-        assert_eq!(value(form, "kernel_module"), "530.41.03");
+        assert_eq!(value(form, "driver"), "530.41.03");
         assert_eq!(value(form, "os"), "Gentoo Linux");
         assert_eq!(value(form, "kernel"), "6.3.4-gentoo-x86_64");
         // An nvidia-smi row padded with two spaces before its bar.
@@ -3726,7 +3729,7 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         let form = "### NVIDIA Open GPU Kernel Modules Version\n\n590.48.01-2\n\n### Operating System and Version\n\narch linux\n\n### Kernel Release\n\n6.12.65-1-lts\n";
         let fp = of(form.as_bytes());
         let value = |f: &str| fp.get(f).map(|x| x.value.clone()).unwrap_or_default();
-        assert_eq!(value("kernel_module"), "590.48.01");
+        assert_eq!(value("driver"), "590.48.01");
         assert_eq!(value("driver_flavor"), "open");
         assert_eq!(value("kernel"), "6.12.65-1-lts");
         assert_eq!(fp.get("kernel").unwrap().line, 11);
