@@ -345,30 +345,21 @@ fn terms(text: &str) -> Vec<Term> {
         .collect();
     // Runs of words too: pairs adjacent and one apart, triples and quadruples adjacent. A phrase
     // ("fell off", "out of memory", "fallen off the bus") says more than its words in any order.
-    // All of them carry the PAIR bit (they are not words).
-    let n = words.len();
-    let mut all = Vec::with_capacity(5 * n);
+    let mut all = Vec::with_capacity(5 * words.len());
     all.extend_from_slice(&words);
-    all.extend(
-        words
-            .windows(2)
-            .map(|w| (w[0].rotate_left(17) ^ w[1]) | PAIR),
-    );
-    all.extend(
-        words
-            .windows(3)
-            .map(|w| (w[0].rotate_left(29) ^ w[2]) | PAIR),
-    );
-    all.extend(words.windows(3).map(|w| {
-        (w[0].rotate_left(7) ^ w[1].rotate_left(41) ^ w[2]).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            | PAIR
-    }));
-    all.extend(words.windows(4).map(|w| {
-        (w[0].rotate_left(11) ^ w[1].rotate_left(31) ^ w[2].rotate_left(47) ^ w[3])
-            .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
-            | PAIR
-    }));
+    all.extend(words.windows(2).map(|w| run(1, w)));
+    all.extend(words.windows(3).map(|w| run(2, &[w[0], w[2]])));
+    all.extend(words.windows(3).map(|w| run(3, w)));
+    all.extend(words.windows(4).map(|w| run(4, w)));
     all
+}
+
+/// The term of a run of words: their hashes mixed in order, starting from `kind` (so that a pair
+/// one apart is not the adjacent pair of the same words), with the [`PAIR`] bit (not a word).
+fn run(kind: u64, words: &[Term]) -> Term {
+    words.iter().fold(kind, |h, &w| {
+        (h.rotate_left(23) ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }) | PAIR
 }
 
 /// The bit that marks a term as a run of words (a pair, triple or quadruple).
@@ -467,7 +458,6 @@ impl SimilarIndex {
         let mut in_lines: Vec<(Term, u32)> = Vec::new();
         let mut in_prose: Vec<(Term, u32)> = Vec::new();
         let mut lines: Vec<KnownLine> = Vec::new();
-        let mut line_terms: Vec<&[Term]> = Vec::new();
         for (r, k) in known.iter().enumerate() {
             in_prose.extend(k.prose.iter().map(|&t| (t, r as u32)));
             for (line, not) in k
@@ -483,7 +473,6 @@ impl SimilarIndex {
                     not,
                     mass: 0.0,
                 });
-                line_terms.push(&line.terms);
             }
         }
         in_lines.sort_unstable();
@@ -518,18 +507,14 @@ impl SimilarIndex {
                 None => unknown_weight(*t, idf(0), &generic),
             })
             .collect();
-        let (mut line_ends, mut prose_ends) = (Vec::new(), Vec::new());
-        let (mut i, mut j) = (0, 0);
-        for &t in &terms {
-            while i < in_lines.len() && in_lines[i].0 == t {
-                i += 1;
-            }
-            while j < in_prose.len() && in_prose[j].0 == t {
-                j += 1;
-            }
-            line_ends.push(i as u32);
-            prose_ends.push(j as u32);
-        }
+        // Where each term's run ends in the sorted pairs.
+        let ends = |pairs: &[(Term, u32)]| -> Vec<u32> {
+            terms
+                .iter()
+                .map(|&t| pairs.partition_point(|p| p.0 <= t) as u32)
+                .collect()
+        };
+        let (line_ends, prose_ends) = (ends(&in_lines), ends(&in_prose));
         let mut index = SimilarIndex {
             runbooks: known.len(),
             terms,
@@ -542,8 +527,10 @@ impl SimilarIndex {
             unknown: idf(0),
             generic,
         };
-        for (line, terms) in lines.iter_mut().zip(&line_terms) {
-            line.mass = terms.iter().map(|&t| index.weight(t)).sum();
+        // Each line's mass, its lines visited in the order `lines` was built in.
+        let known_lines = known.iter().flat_map(|k| k.lines.iter().chain(&k.not));
+        for (line, known) in lines.iter_mut().zip(known_lines) {
+            line.mass = known.terms.iter().map(|&t| index.find(t).0).sum();
         }
         index.lines = lines;
         index
@@ -659,10 +646,6 @@ impl SimilarIndex {
         }
     }
 
-    fn weight(&self, t: Term) -> f64 {
-        self.find(t).0
-    }
-
     /// The confidence (0..1) of each runbook for one line's terms, into `scores`. Only the
     /// lines that share a term with the query are visited.
     fn line_scores(&self, query: &LogLine, scratch: &mut Scratch, scores: &mut [f64]) {
@@ -678,7 +661,10 @@ impl SimilarIndex {
         for &t in &query.terms {
             let (w, at) = self.find(t);
             mass += w;
-            let Some(k) = at else { continue };
+            // A term that weighs nothing (a run only counterexamples have) adds to no line.
+            let Some(k) = at.filter(|_| w > 0.0) else {
+                continue;
+            };
             let from = if k == 0 { 0 } else { self.line_ends[k - 1] } as usize;
             for &l in &self.postings[from..self.line_ends[k] as usize] {
                 if shared[l as usize] == 0.0 {
