@@ -84,8 +84,8 @@ impl Fingerprint {
                 // when the whole is printed too), else the better source's.
                 let said = |v: &str| v.trim_end_matches("...").trim_end().len();
                 let better_gpu = field == "gpu"
-                    && (said(&new.value), gpu_rank(new.source))
-                        > (said(&old.value), gpu_rank(old.source));
+                    && (said(&new.value), source_rank(new.source))
+                        > (said(&old.value), source_rank(old.source));
                 if better_gpu
                     || !["gpu", "os", "kernel_module"].contains(&field)
                         && parts(&new.value) > parts(&old.value)
@@ -96,13 +96,18 @@ impl Fingerprint {
             }
             // A GPU's name as a person wrote it yields to a tool's printing of it ("RTX 4090D"
             // typed, "GeForce RTX 4090 D" in nvidia-smi's table): not two GPUs.
-            Some(old) if field == "gpu" && gpu_rank(new.source) != gpu_rank(old.source) => {
-                if gpu_rank(new.source) > gpu_rank(old.source) {
+            Some(old) if field == "gpu" && source_rank(new.source) != source_rank(old.source) => {
+                if source_rank(new.source) > source_rank(old.source) {
                     self.fields.insert(field.to_string(), new);
                 }
             }
+            // Two values from different sources: both are listed as a conflict, and the field
+            // shows the one a tool printed rather than one a person wrote (PaddlePaddle's
+            // "Runtime API Version: 10.2" over a list's "CUDA: 11.1"), else the first.
             Some(old) => {
                 let old = old.clone();
+                let shown =
+                    (source_rank(new.source) > source_rank(old.source)).then(|| new.clone());
                 match self.conflicts.iter_mut().find(|c| c.field == field) {
                     Some(c) if !c.values.iter().any(|v| v.value == new.value) => c.values.push(new),
                     Some(_) => {}
@@ -111,18 +116,25 @@ impl Fingerprint {
                         values: vec![old, new],
                     }),
                 }
+                if let Some(shown) = shown {
+                    self.fields.insert(field.to_string(), shown);
+                }
             }
         }
     }
 }
 
-/// How much a GPU name's source is to be trusted: a name in a sentence least, then a list's or a
-/// form's answer, a bare name line (typed, or `nvidia-smi --query-gpu=name`'s), and a tool's
-/// labelled printing most.
-fn gpu_rank(source: &str) -> u8 {
+/// How much a source is to be trusted: a sentence least, then a list's or a form's answer (or a
+/// command someone typed, which says what was asked for), a bare name line (typed, or
+/// `nvidia-smi --query-gpu=name`'s), and a tool's labelled printing most.
+fn source_rank(source: &str) -> u8 {
     match source {
         "text" => 0,
-        "environment list" | "issue form" | "TensorFlow issue template" => 1,
+        "environment list"
+        | "issue form"
+        | "TensorFlow issue template"
+        | "pip install"
+        | "conda install" => 1,
         "nvidia-smi --query-gpu=name" => 2,
         _ => 3,
     }
@@ -878,7 +890,11 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "container_toolkit",
             "environment list",
         ),
-        rule(r"(?i)^cudnn\s*(?:版本|version)?\s*[:：]\s*{V}", "cudnn", "environment list"),
+        rule(
+            r"(?i)^cudnn\s*(?:版本|version|ver\.?)?\s*[:：]\s*{V}",
+            "cudnn",
+            "environment list",
+        ),
         // A list's bare "CUDA": nvcc's when it has its build number (9.0.176), else the CUDA the
         // framework is used with (as people write it: `CUDA: 11.8`). "CUDA Version" is left
         // to nvidia-smi's reading.
@@ -1037,7 +1053,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         // A GPU's name written in a sentence or a list (`2xRTX 5000 16GB`, `a Tesla P100, but`,
         // `RTX2060`): the model as written, yielding to any tool's printing of it (see
-        // `gpu_rank`).
+        // `source_rank`).
         rule(
             r"(?:^|[^A-Za-z0-9_]|\d[x×])(?:(?i:nvidia)\s+)?(?P<v>(?:GeForce\s+)?(?:RTX|GTX|MX)\s?A?\d{3,4}(?:\s?(?:Ti|SUPER|Super|D)\b)?(?:\s(?:Laptop GPU|Mobile|Max-Q|Ada Generation))?|GeForce\s+(?:GT\s)?\d{3,4}M?|(?:GeForce\s+GTX\s+)?TITAN\s(?:RTX|Xp|X|V)(?:\s\(Pascal\))?|Tesla\s[KMPVTA]\d{1,3}[A-Za-z]?(?:-\w+)*|Quadro\s(?:RTX\s)?[A-Z]?\d{3,4}[A-Za-z]?)(?:[^A-Za-z0-9_]|$)",
             "gpu",
@@ -1320,7 +1336,39 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(r"(?i)^python\s*==?\s*{V}\s*$", "python", "environment list"),
         // The interpreter's own banner: `Python 3.9.18 (main, Sep 11 2023, 13:41:44)`.
         rule(r"^Python (?P<v>\d+\.\d+\.\d+)(?: \(|\s*$)", "python", "python"),
-        rule(r"(?i)^python ver\s*[:：]\s*{V}", "python", "environment list"),
+        rule(
+            r"(?i)^python\s*(?:version|ver\.?)\s*[:：]\s*{V}",
+            "python",
+            "environment list",
+        ),
+        // A list's driver however its key is written (`NVIDIA driver's version:384.130`,
+        // `cuda driver:535.86.10`, `Driver==515.86.01`): a driver's version has a three-digit
+        // branch, which keeps out the driver API's CUDA (`Driver API Version: 12.2`).
+        rule(
+            r"(?i)^(?:[\w'/-]+\s+){0,2}driver(?:'s)?(?:\s+version)?\s*(?:[:：]|==?)\s*(?P<v>\d{3}\.\d+(?:\.\d+)?)\b",
+            "driver",
+            "environment list",
+        ),
+        // A list's nvcc, as a version or as nvcc's build string (`nvcc==cuda_11.8.r11.8/...`).
+        rule(
+            r"(?i)^nvcc(?:\s+version)?\s*(?:[:：]|==?)\s*(?:cuda_)?(?P<v>\d+\.\d+(?:\.\d+)?)",
+            "cuda_toolkit",
+            "environment list",
+        ),
+        // PaddlePaddle's issue template: `paddle with cuda: 10.2` is the CUDA the build uses.
+        rule(
+            r"(?i)^paddle(?:paddle)?\s+with\s+cuda\s*[:：]\s*{V}",
+            "cuda_runtime",
+            "environment list",
+        ),
+        // The toolkit's own `version.txt` (`cat /usr/local/cuda/version.txt`, CUDA 10 and older).
+        rule(r"^CUDA Version (?P<v>\d+\.\d+\.\d+)\s*$", "cuda_toolkit", "version.txt"),
+        // conda's environment file (`conda env export`, environment.yml): `- cudatoolkit=11.3`.
+        rule(
+            r"^\s*(?:-\s*)?(?:cudatoolkit|pytorch-cuda)\s*=\s*(?P<v>\d+\.\d+)",
+            "cuda_runtime",
+            "conda environment",
+        ),
         // A list's name and version written together (`python3.6.2`, `torch1.3.0`).
         rule(r"(?i)^python(?P<v>\d\.\d+\.\d+)\s*$", "python", "environment list"),
         rule(r"(?i)^(?:py)?torch(?P<v>\d\.\d+\.\d+)\s*$", "torch", "environment list"),
@@ -1527,7 +1575,11 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "the image's tag",
         ),
         // JAX's environment report.
-        rule(r"^jax:\s+{V}", "jax", "jax"),
+        rule(
+            r"^jax:\s+(?P<v>\d+\.\d+\.\d+(?:\.dev\d+)?(?:\+[\w.]+)?)",
+            "jax",
+            "jax",
+        ),
         // NCCL and fabric manager logs.
         rule(r"\bNCCL version:?\s*{V}", "nccl", "NCCL log"),
         // NCCL's start-up names the driver by the CUDA it supports (12020 is 12.2).
@@ -1977,11 +2029,16 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             fp.add(field, &value, n as u64 + 1, source);
             continue;
         }
-        // `>>> expr`, `>>> print(expr)`, or IPython's `In [3]: expr`.
-        let typed = raw.trim().strip_prefix(">>>").or_else(|| {
-            let rest = raw.trim().strip_prefix("In [")?;
-            rest.split_once("]:").map(|(_, expr)| expr)
-        });
+        // `>>> expr`, `>>> print(expr)`, IPython's `In [3]: expr`, or a script's
+        // `print(expr)` with its output under it.
+        let typed = raw
+            .trim()
+            .strip_prefix(">>>")
+            .or_else(|| {
+                let rest = raw.trim().strip_prefix("In [")?;
+                rest.split_once("]:").map(|(_, expr)| expr)
+            })
+            .or_else(|| raw.trim().starts_with("print(").then(|| raw.trim()));
         if let Some(typed) = typed.map(str::trim) {
             let typed = typed
                 .strip_prefix("print(")
@@ -3477,6 +3534,33 @@ mod tests {
                 "GeForce GTX 1080 Ti",
             ),
             ("Python ver:3.11.5\n", "python", "3.11.5"),
+            ("python version: 3.7\n", "python", "3.7"),
+            ("cudnn ver: 7.6.5\n", "cudnn", "7.6.5"),
+            ("paddle with cuda: 10.2\n", "cuda_runtime", "10.2"),
+            ("NVIDIA driver's version:384.130\n", "driver", "384.130"),
+            (
+                "cuda driver:535.86.10 cuda version: 12.2\n",
+                "driver",
+                "535.86.10",
+            ),
+            ("Driver==515.86.01\n", "driver", "515.86.01"),
+            (
+                "nvcc==cuda_11.8.r11.8/compiler.31833905_0\n",
+                "cuda_toolkit",
+                "11.8",
+            ),
+            ("CUDA Version 9.0.176\n", "cuda_toolkit", "9.0.176"),
+            ("  - cudatoolkit=11.3\n", "cuda_runtime", "11.3"),
+            (
+                "print(torch.__version__)\n1.2.0\n",
+                "framework",
+                "torch 1.2.0",
+            ),
+            (
+                "jax:    0.4.28.dev20240510+f21e3e82c\n",
+                "framework",
+                "jax 0.4.28.dev20240510+f21e3e82c",
+            ),
             (
                 "**Python Version (if applicable)**: 3.8.10\n",
                 "python",
@@ -3666,6 +3750,25 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         let fp = of(b"NVRM: API mismatch: client driver version 535.104.05 and kernel module version 535.86.01\nnvidia-modprobe: failed to load module nvidia\n");
         assert_eq!(fp.get("driver").unwrap().value, "535.104.05");
         assert_eq!(fp.get("kernel_module").unwrap().value, "535.86.01");
+    }
+
+    #[test]
+    fn a_tools_printing_is_shown_over_a_persons_list() {
+        // A list's "CUDA" and PaddlePaddle's banner disagree: both are a conflict, and the
+        // banner's value is the one shown, wherever it comes in the paste.
+        let list_first = of("CUDA：11.1\nW0101 gpu_resources.cc:61] Please NOTE: device: 0, GPU Compute Capability: 8.6, Driver API Version: 11.1, Runtime API Version: 10.2\n".as_bytes());
+        assert_eq!(list_first.get("cuda_runtime").unwrap().value, "10.2");
+        assert!(
+            list_first
+                .conflicts
+                .iter()
+                .any(|c| c.field == "cuda_runtime")
+        );
+        let banner_first = of("W0101 gpu_resources.cc:61] Please NOTE: device: 0, GPU Compute Capability: 8.6, Driver API Version: 11.1, Runtime API Version: 10.2\nCUDA: 11.1\n".as_bytes());
+        assert_eq!(banner_first.get("cuda_runtime").unwrap().value, "10.2");
+        // Two lists that disagree: the first is shown.
+        let lists = of(b"- CUDA: 11.1\n- CUDA: 11.3\n");
+        assert_eq!(lists.get("cuda_runtime").unwrap().value, "11.1");
     }
 
     #[test]

@@ -7,6 +7,7 @@ pub mod check;
 mod compile;
 pub mod draft;
 pub mod follow;
+pub mod foreign;
 mod incidents;
 pub(crate) mod literal;
 pub mod normalize;

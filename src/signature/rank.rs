@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use super::foreign;
 use super::report::{Cause, HitReport, Report, SimilarCause, SimilarLine, Stats, Unexplained};
 use super::{
     MAX_HITS_PER_CAUSE, Matcher, SHORT_LINES, ScanOutput, SimilarParams, normalize, render_explain,
@@ -168,14 +169,27 @@ impl Matcher {
         let mut unexplained: Vec<&crate::signature::UnexplainedLine> =
             out.unexplained.iter().collect();
         unexplained.sort_by(|a, b| b.count.cmp(&a.count).then(a.line.cmp(&b.line)));
-        queries.extend(unexplained.iter().map(|u| (u.line, u.text.as_str())));
-        // A few lines typed or pasted by hand are also read as a whole; tool output (a table,
-        // a report) is not, its many words would resemble some runbook's prose.
+        // A package manager's failure is not a GPU node's, whatever packages it names.
+        queries.extend(
+            unexplained
+                .iter()
+                .filter(|u| !foreign::is_foreign(&u.text))
+                .map(|u| (u.line, u.text.as_str())),
+        );
+        // A few lines typed or pasted by hand are also read as a whole (without a package
+        // manager's lines); tool output (a table, a report) is not, its many words would
+        // resemble some runbook's prose.
         let typed = |text: &str| {
             let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
             (2..=SHORT_LINES).contains(&lines)
         };
-        if let Some(short) = out.short.as_deref().filter(|s| typed(s)) {
+        let short: Option<String> = out.short.as_deref().filter(|s| typed(s)).map(|s| {
+            s.lines()
+                .filter(|l| !foreign::is_foreign(l))
+                .collect::<Vec<_>>()
+                .join("\n")
+        });
+        if let Some(short) = short.as_deref().filter(|s| !s.trim().is_empty()) {
             queries.push((1, short));
         }
         if queries.is_empty() {

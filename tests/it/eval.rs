@@ -852,3 +852,23 @@ fn doctor_checks_on_real_pastes_on_both_splits() {
     report("eval/doctor/test (measured only)", &test);
     assert!(tune.cases >= 5 && test.cases >= 3, "{tune:?} {test:?}");
 }
+
+/// The similar tier passes over a package manager's failures (`signature::foreign`); no runbook
+/// may name one as a wording of its cause, or that runbook could not be suggested for it.
+#[test]
+fn no_signature_example_is_a_package_managers_failure() {
+    let library = Library::load(&repo_root()).expect("repository library");
+    let mut foreign = Vec::new();
+    for runbook in &library.runbooks {
+        for signature in &runbook.signatures {
+            for example in &signature.examples {
+                for line in example.text.lines() {
+                    if lore::signature::foreign::is_foreign(line) {
+                        foreign.push(format!("{}/{}: {line}", runbook.id, signature.id));
+                    }
+                }
+            }
+        }
+    }
+    assert!(foreign.is_empty(), "{foreign:#?}");
+}

@@ -1,0 +1,96 @@
+//! Lines that report a failure of another kind than a GPU node's: a Python package manager that
+//! could not resolve, download or build what it was asked for, and the install command that asked.
+//!
+//! The similar tier does not look these lines up. Their words are often a GPU stack's (`No
+//! matching distribution found for nvidia-cudnn-cu12`, `Cannot install torch==2.1.0 and
+//! nvidia-nccl-cu12`), so they resemble some runbook's prose or examples, yet what failed is the
+//! installation: no runbook is its cause. The forms are the package managers' own messages (pip:
+//! `src/pip/_internal/` and urllib3's retry warning; conda and mamba; uv), known before any
+//! evaluation case, and no runbook's signature example is one of them (checked by a test).
+//! Signatures still see every line: a runbook that names one of these messages as its cause
+//! matches it as before.
+
+use std::sync::LazyLock;
+
+/// What pip, conda, mamba and uv print when a requirement cannot be met, fetched or built.
+const MESSAGES: &[&str] = &[
+    // pip's resolver and finder.
+    "Could not find a version that satisfies the requirement",
+    "No matching distribution found for",
+    "because these package versions have conflicting dependencies",
+    "ResolutionImpossible",
+    "pip's dependency resolver does not currently take into account",
+    // pip building a package.
+    "metadata-generation-failed",
+    "Encountered error while generating package metadata",
+    "subprocess-exited-with-error",
+    "This error originates from a subprocess, and is likely not a problem with pip",
+    "Failed building wheel for",
+    "Failed to build installable wheels",
+    // pip's download retries (urllib3).
+    "after connection broken by 'NewConnectionError(",
+    "Failed to establish a new connection: [Errno -3] Temporary failure in name resolution",
+    // conda and mamba.
+    "UnsatisfiableError",
+    "PackagesNotFoundError",
+    "ResolvePackageNotFound",
+    "Found conflicts! Looking for incompatible packages",
+    "LibMambaUnsatisfiableError",
+    "Could not solve for environment specs",
+    // uv.
+    "No solution found when resolving dependencies",
+];
+
+/// An install command as someone typed or pasted it (`$ pip install flash-attn ...`): it says
+/// what was asked for, not what went wrong.
+const COMMAND: &str = r"^\s*(?:[$#>]\s*)?(?:sudo\s+)?(?:pip3?|python3?\s+-m\s+pip|conda|mamba|micromamba|uv(?:\s+pip)?)\s+install\b";
+
+static FOREIGN: LazyLock<regex::Regex> = LazyLock::new(|| {
+    let messages: Vec<String> = MESSAGES.iter().map(|m| regex::escape(m)).collect();
+    regex::Regex::new(&format!("{}|{}", messages.join("|"), COMMAND)).expect("valid")
+});
+
+/// Whether `line` is a package manager's failure or an install command (see the module).
+pub fn is_foreign(line: &str) -> bool {
+    FOREIGN.is_match(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn package_managers_failures_and_install_commands_are_foreign() {
+        for line in [
+            "ERROR: Could not find a version that satisfies the requirement flash-attn (from versions: none)",
+            "ERROR: No matching distribution found for flash-attn.",
+            "ERROR: Cannot install -r requirements.txt (line 1) and torch==2.1.1 because these package versions have conflicting dependencies.",
+            "  × Encountered error while generating package metadata.",
+            "error: metadata-generation-failed",
+            "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object at 0x7f>: Failed to establish a new connection: [Errno -3] Temporary failure in name resolution')': /simple/flash-attn/",
+            "  × No solution found when resolving dependencies:",
+            "LibMambaUnsatisfiableError: Encountered problems while solving:",
+            "pip install flash-attn --no-build-isolation error",
+            "$ sudo pip3 install torch==2.1.0",
+            "python -m pip install vllm",
+            "conda install pytorch-cuda=12.1 -c nvidia",
+        ] {
+            assert!(is_foreign(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn gpu_failures_are_not_foreign() {
+        for line in [
+            "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+            "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory",
+            "NVRM: API mismatch: the client has the version 535.104.05, but this kernel module has the version 535.86.01",
+            "Error! Bad return status for module build on kernel: 6.8.0-45-generic (x86_64)",
+            "RuntimeError: Error building extension 'fused_adam'",
+            "requests.exceptions.SSLError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /api (Caused by SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: certificate is not yet valid (_ssl.c:1129)')))",
+            "the pip install step finished; then torch.cuda.is_available() is False",
+        ] {
+            assert!(!is_foreign(line), "{line}");
+        }
+    }
+}
