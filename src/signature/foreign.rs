@@ -1,18 +1,29 @@
-//! Lines that report a failure of another kind than a GPU node's: a Python package manager that
-//! could not resolve, download or build what it was asked for, and the install command that asked.
+//! Lines that report a failure of another kind than a GPU node's:
+//! - a Python package manager that could not resolve, download or build what it was asked for,
+//!   and the install command that asked;
+//! - a TLS peer that the machine does not trust (a proxy's or a private CA's certificate, a name
+//!   that does not match), as OpenSSL and Go word it: not a clock that is behind, whose own
+//!   errors ("certificate is not yet valid", "has expired") are not among these;
+//! - a port that another process already holds (`EADDRINUSE`);
+//! - Python's exceptions for mistakes in the program itself (`IndexError`, `KeyError`,
+//!   `NameError`, `SyntaxError`, `IndentationError`, `ZeroDivisionError`): a GPU failure reaches
+//!   Python as a `RuntimeError` or an `OSError`, never as one of these.
 //!
 //! The similar tier does not look these lines up. Their words are often a GPU stack's (`No
-//! matching distribution found for nvidia-cudnn-cu12`, `Cannot install torch==2.1.0 and
-//! nvidia-nccl-cu12`), so they resemble some runbook's prose or examples, yet what failed is the
-//! installation: no runbook is its cause. The forms are the package managers' own messages (pip:
-//! `src/pip/_internal/` and urllib3's retry warning; conda and mamba; uv), known before any
-//! evaluation case, and no runbook's signature example is one of them (checked by a test).
-//! Signatures still see every line: a runbook that names one of these messages as its cause
-//! matches it as before.
+//! matching distribution found for nvidia-cudnn-cu12`, `[c10d] The server socket has failed to
+//! bind`), so they resemble some runbook's prose or examples, yet no runbook is their cause. Until
+//! this list, each such line was a counterexample of the runbook it resembled (clock-skew,
+//! nccl-socket-ifname-misconfig, cuda-out-of-memory, cudnn-version-mismatch, jit-build-stale-lock
+//! hold some still, for their signatures). The forms are the tools' own messages (pip:
+//! `src/pip/_internal/` and urllib3's retry warning; conda and mamba; uv; OpenSSL's
+//! `X509_verify_cert_error_string`; Go's `crypto/x509`; `strerror(EADDRINUSE)`), and no runbook's
+//! signature example is one of them (checked by a test). Signatures still see every line: a
+//! runbook that names one of these messages as its cause matches it as before.
 
 use std::sync::LazyLock;
 
-/// What pip, conda, mamba and uv print when a requirement cannot be met, fetched or built.
+/// What pip, conda, mamba and uv print when a requirement cannot be met, fetched or built; what
+/// TLS libraries print for a peer they do not trust; what a bind to a taken port returns.
 const MESSAGES: &[&str] = &[
     // pip's resolver and finder.
     "Could not find a version that satisfies the requirement",
@@ -39,18 +50,32 @@ const MESSAGES: &[&str] = &[
     "Could not solve for environment specs",
     // uv.
     "No solution found when resolving dependencies",
+    // OpenSSL's verify errors for an untrusted chain (1.1 and 3.x spellings), Go's, and a name
+    // that does not match.
+    "self signed certificate in certificate chain",
+    "self-signed certificate in certificate chain",
+    "unable to get local issuer certificate",
+    "x509: certificate signed by unknown authority",
+    "Hostname mismatch, certificate is not valid for",
+    // A port another process holds.
+    "Address already in use",
+    "address already in use",
+    "EADDRINUSE",
 ];
 
 /// An install command as someone typed or pasted it (`$ pip install flash-attn ...`): it says
 /// what was asked for, not what went wrong.
 const COMMAND: &str = r"^\s*(?:[$#>]\s*)?(?:sudo\s+)?(?:pip3?|python3?\s+-m\s+pip|conda|mamba|micromamba|uv(?:\s+pip)?)\s+install\b";
 
+/// Python's exceptions for a mistake in the program (see the module).
+const USER_CODE: &str = r"(?:^|[\s:])(?:IndexError|KeyError|NameError|SyntaxError|IndentationError|ZeroDivisionError): ";
+
 static FOREIGN: LazyLock<regex::Regex> = LazyLock::new(|| {
     let messages: Vec<String> = MESSAGES.iter().map(|m| regex::escape(m)).collect();
-    regex::Regex::new(&format!("{}|{}", messages.join("|"), COMMAND)).expect("valid")
+    regex::Regex::new(&format!("{}|{COMMAND}|{USER_CODE}", messages.join("|"))).expect("valid")
 });
 
-/// Whether `line` is a package manager's failure or an install command (see the module).
+/// Whether `line` is a failure of another kind or an install command (see the module).
 pub fn is_foreign(line: &str) -> bool {
     FOREIGN.is_match(line)
 }
@@ -60,7 +85,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn package_managers_failures_and_install_commands_are_foreign() {
+    fn failures_of_other_kinds_and_install_commands_are_foreign() {
         for line in [
             "ERROR: Could not find a version that satisfies the requirement flash-attn (from versions: none)",
             "ERROR: No matching distribution found for flash-attn.",
@@ -74,6 +99,12 @@ mod tests {
             "$ sudo pip3 install torch==2.1.0",
             "python -m pip install vllm",
             "conda install pytorch-cuda=12.1 -c nvidia",
+            "ssl.SSLCertVerificationError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: self signed certificate in certificate chain (_ssl.c:1007)",
+            "curl: (60) SSL certificate problem: unable to get local issuer certificate",
+            "[W socket.cpp:436] [c10d] The server socket has failed to bind to [::]:29400 (errno: 98 - Address already in use).",
+            "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use",
+            "IndexError: list index out of range",
+            "    raise KeyError(key) from None KeyError: 'MASTER_ADDR'",
         ] {
             assert!(is_foreign(line), "{line}");
         }
@@ -89,6 +120,11 @@ mod tests {
             "RuntimeError: Error building extension 'fused_adam'",
             "requests.exceptions.SSLError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /api (Caused by SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: certificate is not yet valid (_ssl.c:1129)')))",
             "the pip install step finished; then torch.cuda.is_available() is False",
+            "ssl.SSLCertVerificationError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: certificate is not yet valid (_ssl.c:1007)",
+            "x509: certificate has expired or is not yet valid: current time 2019-01-01T00:02:11Z is before 2024-03-04T00:00:00Z",
+            "[W socket.cpp:663] [c10d] The client socket has failed to connect to [node-0]:29500 (errno: 113 - No route to host).",
+            "RuntimeError: CUDA error: device-side assert triggered",
+            "OSError: libcudart.so.12: cannot open shared object file: No such file or directory",
         ] {
             assert!(!is_foreign(line), "{line}");
         }

@@ -169,7 +169,8 @@ impl Matcher {
         let mut unexplained: Vec<&crate::signature::UnexplainedLine> =
             out.unexplained.iter().collect();
         unexplained.sort_by(|a, b| b.count.cmp(&a.count).then(a.line.cmp(&b.line)));
-        // A package manager's failure is not a GPU node's, whatever packages it names.
+        // A failure of another kind (a package manager's, an untrusted TLS peer, a taken port) is
+        // not a GPU node's, whatever packages or sockets it names.
         queries.extend(
             unexplained
                 .iter()

@@ -853,10 +853,11 @@ fn doctor_checks_on_real_pastes_on_both_splits() {
     assert!(tune.cases >= 5 && test.cases >= 3, "{tune:?} {test:?}");
 }
 
-/// The similar tier passes over a package manager's failures (`signature::foreign`); no runbook
-/// may name one as a wording of its cause, or that runbook could not be suggested for it.
+/// The similar tier passes over failures of other kinds (`signature::foreign`: package managers,
+/// untrusted TLS peers, taken ports); no runbook may name one as a wording of its cause, or that
+/// runbook could not be suggested for it.
 #[test]
-fn no_signature_example_is_a_package_managers_failure() {
+fn no_signature_example_is_a_failure_of_another_kind() {
     let library = Library::load(&repo_root()).expect("repository library");
     let mut foreign = Vec::new();
     for runbook in &library.runbooks {
