@@ -171,9 +171,19 @@ fn same_value(field: &str, a: &str, b: &str) -> bool {
                     .map(|p| p.trim_end().to_ascii_lowercase())
             };
             let (la, lb) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
+            // "GT 630" typed and "GeForce GT 630" printed: the shorter is the longer's last
+            // words, and names a model (it has a number).
+            let tail = |long: &str, short: &str| {
+                short.bytes().any(|b| b.is_ascii_digit())
+                    && long
+                        .strip_suffix(short)
+                        .is_some_and(|head| head.ends_with(' '))
+            };
             la == lb
                 || cut(a).is_some_and(|p| lb.starts_with(&p))
                 || cut(b).is_some_and(|p| la.starts_with(&p))
+                || tail(&la, &lb)
+                || tail(&lb, &la)
         }
         _ => a.eq_ignore_ascii_case(b),
     }
@@ -852,6 +862,28 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "deviceQuery",
         ),
         rule(r"\bCUDA Driver Version = {V}", "driver_cuda", "deviceQuery"),
+        // deviceQuery's closing summary: `..., NumDevs = 4, Device0 = GRID K520, Device1 = ...`.
+        rule(r"\bNumDevs = \d+, Device0 = (?P<v>[^,]+?)\s*(?:,|$)", "gpu", "deviceQuery"),
+        // macOS's system report: `CUDA Driver Version: 7.5.20` (the CUDA driver's own number).
+        rule(r"\bCUDA Driver Version:\s*{V}\s*$", "driver_cuda", "macOS system report"),
+        // CUDA.jl's `CUDA.versioninfo()`: `CUDA toolkit 10.2.89, artifact installation` (older)
+        // or `CUDA runtime 12.2, artifact installation`, `CUDA driver 12.3`, `NVIDIA driver
+        // 545.29.6`.
+        rule(
+            r"^CUDA (?:toolkit|runtime) {V}, (?:artifact|local) installation",
+            "cuda_runtime",
+            "CUDA.jl",
+        ),
+        rule(r"^CUDA driver {V}\s*$", "driver_cuda", "CUDA.jl"),
+        rule(r"^NVIDIA driver (?P<v>\d{3}\.\d+(?:\.\d+)?)\s*$", "driver", "CUDA.jl"),
+        // cuDNN's samples (mnistCUDNN): `cudnnGetVersion() : 7402 , CUDNN_VERSION from cudnn.h`.
+        rule(r"\bcudnnGetVersion\(\) : (?P<v>\d{4,5})\b", "cudnn_number", "cuDNN sample"),
+        // A list's bare `NVIDIA: 390.25` (the driver: a three-digit branch).
+        rule(
+            r"(?i)^nvidia\s*[:：]\s*(?P<v>\d{3}\.\d+(?:\.\d+)?)\s*$",
+            "driver",
+            "environment list",
+        ),
         rule(r"\bCUDA Runtime Version = {V}", "cuda_runtime", "deviceQuery"),
         // nvidia-smi --version (R580 on) and nvidia-bug-report.sh --versions.
         rule(r"(?:^|\|\s*)DRIVER version\s*:\s*{V}", "driver", "nvidia-smi --version"),
@@ -1055,7 +1087,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // `RTX2060`): the model as written, yielding to any tool's printing of it (see
         // `source_rank`).
         rule(
-            r"(?:^|[^A-Za-z0-9_]|\d[x×])(?:(?i:nvidia)\s+)?(?P<v>(?:GeForce\s+)?(?:RTX|GTX|MX)\s?A?\d{3,4}(?:\s?(?:Ti|SUPER|Super|D)\b)?(?:\s(?:Laptop GPU|Mobile|Max-Q|Ada Generation))?|GeForce\s+(?:GT\s)?\d{3,4}M?|(?:GeForce\s+GTX\s+)?TITAN\s(?:RTX|Xp|X|V)(?:\s\(Pascal\))?|Tesla\s[KMPVTA]\d{1,3}[A-Za-z]?(?:-\w+)*|Quadro\s(?:RTX\s)?[A-Z]?\d{3,4}[A-Za-z]?)(?:[^A-Za-z0-9_]|$)",
+            r"(?:^|[^A-Za-z0-9_]|\d[x×])(?:(?i:nvidia)\s+)?(?P<v>(?:GeForce\s+)?(?:RTX|GTX|MX)\s?A?\d{3,4}(?:\s?(?:Ti|SUPER|Super|D)\b)?(?:\s(?:Laptop GPU|Mobile|with Max-Q Design|Max-Q|Ada Generation))?|GeForce\s+(?:GT\s)?\d{3,4}M?|GRID\s[KM]\d{1,3}[A-Za-z]?|(?:GeForce\s+GTX\s+)?TITAN\s(?:RTX|Xp|X|V)(?:\s\(Pascal\))?|Tesla\s[KMPVTA]\d{1,3}[A-Za-z]?(?:-\w+)*|Quadro\s(?:RTX\s)?[A-Z]?\d{3,4}[A-Za-z]?)(?:[^A-Za-z0-9_]|$)",
             "gpu",
             "text",
         ),
@@ -1294,7 +1326,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         // TensorFlow skipping a GPU its build has no code for.
         rule(
-            r"Ignoring visible gpu device \(device: \d+, name: (?:NVIDIA )?(?P<v>[^,]+),",
+            r"Ignoring (?:visible )?gpu device \(device: \d+, name: (?:NVIDIA )?(?P<v>[^,]+),",
             "gpu",
             "TensorFlow",
         ),
@@ -1781,6 +1813,8 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "microsoft-standard",
             "rtx",
             "gtx",
+            "grid k",
+            "grid m",
             "major: ",
             "+cu",
             "distribution:",
@@ -1969,6 +2003,8 @@ static BUILT_FOR_CC: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The first version in a line.
 static FIRST_VERSION: LazyLock<Regex> = LazyLock::new(|| Regex::new(VERSION).expect("valid"));
+static CLI_VERSION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^version:\s*(?P<v>\d+\.\d+\.\d+)\s*$").expect("valid"));
 
 /// A line as a hand-written list holds it: without indentation, a list marker (`-`, `*`, `•`),
 /// emphasis (`**Driver**: ...`) and code spans.
@@ -2006,6 +2042,8 @@ pub fn of(paste: &[u8]) -> Fingerprint {
     let mut csv_columns: Option<(Vec<Option<&'static str>>, &'static str)> = None;
     // An expression typed at Python's prompt whose value is on the next line.
     let mut repl_question: Option<(&'static str, &'static str)> = None;
+    // The line before was the container CLI asked for its version.
+    let mut cli_version_next = false;
     // The architectures PyTorch's warning lists one line each: (first line, `sm_75`, ...).
     let mut built_for: Option<(u64, Vec<String>)> = None;
     for (n, raw) in text.lines().enumerate() {
@@ -2029,6 +2067,19 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             fp.add(field, &value, n as u64 + 1, source);
             continue;
         }
+        // Older `nvidia-container-cli -V` prints a bare `version: 1.3.1` under the command.
+        if cli_version_next && let Some(c) = CLI_VERSION.captures(raw.trim()) {
+            fp.add(
+                "container_toolkit",
+                &c["v"],
+                n as u64 + 1,
+                "nvidia-container-cli --version",
+            );
+        }
+        cli_version_next = matches!(
+            raw.trim().trim_start_matches(['$', '#']).trim(),
+            "nvidia-container-cli -V" | "nvidia-container-cli --version"
+        );
         // `>>> expr`, `>>> print(expr)`, IPython's `In [3]: expr`, or a script's
         // `print(expr)` with its output under it.
         let typed = raw
@@ -3535,6 +3586,53 @@ mod tests {
             ),
             ("Python ver:3.11.5\n", "python", "3.11.5"),
             ("python version: 3.7\n", "python", "3.7"),
+            (
+                "I gpu_device.cc:611] Ignoring gpu device (device: 0, name: GRID K520, pci bus id: 0000:00:03.0) with Cuda compute capability 3.0.\n",
+                "gpu",
+                "GRID K520",
+            ),
+            (
+                "deviceQuery, CUDA Driver = CUDART, CUDA Driver Version = 7.5, CUDA Runtime Version = 7.5, NumDevs = 4, Device0 = GRID K520, Device1 = GRID K520\n",
+                "gpu",
+                "GRID K520",
+            ),
+            (
+                "Active GPU name: GeForce GTX 1650 with Max-Q Design\n",
+                "gpu",
+                "GeForce GTX 1650 with Max-Q Design",
+            ),
+            (
+                "CUDA CUDA Driver Version: 7.5.20\n",
+                "driver_cuda",
+                "7.5.20",
+            ),
+            (
+                "CUDA toolkit 10.2.89, artifact installation\nCUDA driver 11.0.0\n",
+                "cuda_runtime",
+                "10.2.89",
+            ),
+            (
+                "CUDA runtime 12.2, artifact installation\nCUDA driver 12.3\n",
+                "driver_cuda",
+                "12.3",
+            ),
+            ("NVIDIA driver 545.29.6\n", "driver", "545.29.6"),
+            (
+                "cudnnGetVersion() : 7402 , CUDNN_VERSION from cudnn.h : 7402 (7.4.2)\n",
+                "cudnn",
+                "7.4.2",
+            ),
+            ("* NVIDIA: 390.25\n", "driver", "390.25"),
+            (
+                "$ nvidia-container-cli -V\nversion: 1.3.1\nbuild date: 2020-12-14T14:18+0000\n",
+                "container_toolkit",
+                "1.3.1",
+            ),
+            (
+                "I got a card Nvidia GT 630\n * GPU #0       PCI:0000:01:00 GeForce GT 630 @ 1620/650 MHz\n",
+                "gpu",
+                "GeForce GT 630",
+            ),
             ("cudnn ver: 7.6.5\n", "cudnn", "7.6.5"),
             ("paddle with cuda: 10.2\n", "cuda_runtime", "10.2"),
             ("NVIDIA driver's version:384.130\n", "driver", "384.130"),

@@ -164,6 +164,16 @@ const MISMATCH: &str = "https://github.com/NVIDIA/open-gpu-kernel-modules/blob/m
 
 /// Judges a fingerprint against the rules this build knows and the recorded stacks. `today`
 /// decides which branches are past their end of life.
+/// Whether `version` is numbered as NVIDIA's Linux and Windows drivers have been since 2007: a
+/// branch of three digits or more (`535.104.05`; macOS's CUDA driver reports `1.1.0`).
+fn driver_numbering(version: &str) -> bool {
+    version
+        .split('.')
+        .next()
+        .and_then(|branch| branch.parse::<u32>().ok())
+        .is_some_and(|branch| branch >= 100)
+}
+
 pub fn assess(
     fp: &Fingerprint,
     stacks: &[Stack],
@@ -171,8 +181,14 @@ pub fn assess(
     today: chrono::NaiveDate,
 ) -> Assessment {
     let mut findings = Vec::new();
-    // The vendors' rules, as the compat/ files give them.
-    let get = |f: &str| fp.get(f).map(|x| x.value.clone());
+    // The vendors' rules, as the compat/ files give them. A driver whose branch has fewer than
+    // three digits is not in NVIDIA's Linux and Windows numbering (macOS's CUDA driver reports
+    // `1.1.0`), so the rules' minimums do not apply to it: they see no driver.
+    let get = |f: &str| {
+        fp.get(f)
+            .map(|x| x.value.clone())
+            .filter(|v| f != "driver" || driver_numbering(v))
+    };
     for family in families {
         for rule in &family.rules {
             if let Some(outcome) = compat::evaluate(rule, &get, today) {
@@ -807,6 +823,14 @@ pub fn stack_file(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_nvidias_driver_numbering_meets_the_driver_minimums() {
+        assert!(driver_numbering("535.104.05"));
+        assert!(driver_numbering("1000.1"));
+        assert!(!driver_numbering("1.1.0"));
+        assert!(!driver_numbering("Could not collect"));
+    }
 
     #[test]
     fn versions_compare_as_numbers() {

@@ -1,6 +1,10 @@
 //! Lines that report a failure of another kind than a GPU node's:
 //! - a Python package manager that could not resolve, download or build what it was asked for,
-//!   and the install command that asked;
+//!   and the install command that asked; apt, curl and a registry that could not fetch or verify
+//!   a package or an image (a name that does not resolve, a reset connection, a missing key, a
+//!   pull rate limit);
+//! - Kubernetes' scheduler finding no node with enough of resources that are not GPUs (`0/41
+//!   nodes are available: 35 Insufficient cpu`; with `nvidia.com/gpu` among them it is looked up);
 //! - a TLS peer that the machine does not trust (a proxy's or a private CA's certificate, a name
 //!   that does not match), as OpenSSL and Go word it: not a clock that is behind, whose own
 //!   errors ("certificate is not yet valid", "has expired") are not among these;
@@ -50,6 +54,12 @@ const MESSAGES: &[&str] = &[
     "Could not solve for environment specs",
     // uv.
     "No solution found when resolving dependencies",
+    // apt, curl and Docker Hub.
+    "Temporary failure resolving '",
+    "NO_PUBKEY",
+    "The following signatures couldn't be verified because the public key is not available",
+    "Recv failure: Connection reset by peer",
+    "toomanyrequests: You have reached your pull rate limit",
     // OpenSSL's verify errors for an untrusted chain (1.1 and 3.x spellings), Go's, and a name
     // that does not match.
     "self signed certificate in certificate chain",
@@ -78,6 +88,8 @@ static FOREIGN: LazyLock<regex::Regex> = LazyLock::new(|| {
 /// Whether `line` is a failure of another kind or an install command (see the module).
 pub fn is_foreign(line: &str) -> bool {
     FOREIGN.is_match(line)
+        || line.contains("nodes are available:")
+            && !line.to_ascii_lowercase().contains("nvidia.com/")
 }
 
 #[cfg(test)]
@@ -104,6 +116,11 @@ mod tests {
             "[W socket.cpp:436] [c10d] The server socket has failed to bind to [::]:29400 (errno: 98 - Address already in use).",
             "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use",
             "IndexError: list index out of range",
+            "  Warning  FailedScheduling   <unknown>   default-scheduler   0/41 nodes are available: 2 Insufficient pods, 35 Insufficient cpu, 4 Insufficient memory.",
+            "  Recv failure: Connection reset by peer",
+            "W: GPG error: https://nvidia.github.io/libnvidia-container/stable/ubuntu18.04/amd64  InRelease: The following signatures couldn't be verified because the public key is not available: NO_PUBKEY DDCAE044F796ECB0",
+            "Err:1 http://archive.ubuntu.com/ubuntu jammy InRelease Temporary failure resolving 'archive.ubuntu.com'",
+            "toomanyrequests: You have reached your pull rate limit. You may increase the limit by authenticating and upgrading",
             "    raise KeyError(key) from None KeyError: 'MASTER_ADDR'",
         ] {
             assert!(is_foreign(line), "{line}");
@@ -125,6 +142,8 @@ mod tests {
             "[W socket.cpp:663] [c10d] The client socket has failed to connect to [node-0]:29500 (errno: 113 - No route to host).",
             "RuntimeError: CUDA error: device-side assert triggered",
             "OSError: libcudart.so.12: cannot open shared object file: No such file or directory",
+            "Warning  FailedScheduling  2m  default-scheduler  0/8 nodes are available: 8 Insufficient nvidia.com/gpu.",
+            "gpu-node-3:1187:1301 [2] NCCL WARN NET/Socket : peer 10.0.0.2<43511> message truncated : Connection reset by peer",
         ] {
             assert!(!is_foreign(line), "{line}");
         }
