@@ -876,6 +876,26 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         rule(r"^CUDA driver {V}\s*$", "driver_cuda", "CUDA.jl"),
         rule(r"^NVIDIA driver (?P<v>\d{3}\.\d+(?:\.\d+)?)\s*$", "driver", "CUDA.jl"),
+        // `accelerate env` and `transformers-cli env`: `- PyTorch version (GPU?): 1.12.1 (True)`.
+        rule(
+            r"^PyTorch (?i:version) \(GPU\?\)\s*:\s*{TORCH}",
+            "torch",
+            "accelerate env",
+        ),
+        // jetson_release (jtop): `- CUDA Arch BIN: 8.7`, the Jetson's compute capability.
+        rule(r"(?i)^CUDA Arch BIN\s*:\s*(?P<v>\d+\.\d+)\s*$", "cc", "jetson_release"),
+        // DeepSpeed's op builder: "Installed CUDA version 11.8 does not match the version torch
+        // was compiled with 11.7" (nvcc's, then PyTorch's build).
+        rule(
+            r"Installed CUDA version {V} does not match the version torch was compiled with",
+            "cuda_toolkit",
+            "DeepSpeed",
+        ),
+        rule(
+            r"Installed CUDA version [\d.]+ does not match the version torch was compiled with {V}",
+            "cuda_runtime",
+            "DeepSpeed",
+        ),
         // cuDNN's samples (mnistCUDNN): `cudnnGetVersion() : 7402 , CUDNN_VERSION from cudnn.h`.
         rule(r"\bcudnnGetVersion\(\) : (?P<v>\d{4,5})\b", "cudnn_number", "cuDNN sample"),
         // A list's bare `NVIDIA: 390.25` (the driver: a three-digit branch).
@@ -1377,7 +1397,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // `cuda driver:535.86.10`, `Driver==515.86.01`): a driver's version has a three-digit
         // branch, which keeps out the driver API's CUDA (`Driver API Version: 12.2`).
         rule(
-            r"(?i)^(?:[\w'/-]+\s+){0,2}driver(?:'s)?(?:\s+version)?\s*(?:[:：]|==?)\s*(?P<v>\d{3}\.\d+(?:\.\d+)?)\b",
+            r"(?i)^(?:[\w'/-]+\s+){0,2}driver(?:'s)?(?:\s+version)?\s*(?:[:：]|==?)\s*v?(?P<v>\d{3}\.\d+(?:\.\d+)?)\b",
             "driver",
             "environment list",
         ),
@@ -3623,6 +3643,27 @@ mod tests {
                 "7.4.2",
             ),
             ("* NVIDIA: 390.25\n", "driver", "390.25"),
+            (
+                "Nvidia Driver: v550.78 (Quadro RTX 4000)\n",
+                "driver",
+                "550.78",
+            ),
+            (
+                "- PyTorch version (GPU?): 1.12.1 (True)\n",
+                "framework",
+                "torch 1.12.1",
+            ),
+            (" - CUDA Arch BIN: 8.7\n", "cc", "8.7"),
+            (
+                "Installed CUDA version 11.8 does not match the version torch was compiled with 11.7 but since the APIs are compatible, accepting this combination\n",
+                "cuda_runtime",
+                "11.7",
+            ),
+            (
+                "Installed CUDA version 11.8 does not match the version torch was compiled with 11.7\n",
+                "cuda_toolkit",
+                "11.8",
+            ),
             (
                 "$ nvidia-container-cli -V\nversion: 1.3.1\nbuild date: 2020-12-14T14:18+0000\n",
                 "container_toolkit",

@@ -5,7 +5,6 @@
 
 #[rustfmt::skip]
 pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
-    (0x0000b6b2a50cf735, Some(&[b"driver"])),
     (0x00757c33f360e47d, Some(&[b"\xe7\x89\x88\xe6\x9c\xac"])),
     (0x0164659c805fcde2, Some(&[b"linux version "])),
     (0x01f59111471b13ef, Some(&[b"jaxlib"])),
@@ -18,6 +17,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0x06df4ac5db4990f1, Some(&[b" which is of cuda capability"])),
     (0x080a2465e2b2b99c, Some(&[b"nvidia-smi"])),
     (0x088f44e8b819703c, Some(&[b"product name"])),
+    (0x0923ac25a60f0d11, Some(&[b"pytorch version (gpu?)"])),
     (0x0a1629fc9d13932f, Some(&[b"-bin/lib/modules/"])),
     (0x0a9795d92e854aaf, Some(&[b"libcudnn.so."])),
     (0x0ad73e4ce9ba1faf, Some(&[b"cuda"])),
@@ -76,6 +76,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0x38e0d1e00683d516, Some(&[b"tensorflow"])),
     (0x3a7fe96d9c927dd6, Some(&[b" smp"])),
     (0x3aeed0c36d0f0471, Some(&[b"torch=="])),
+    (0x3bfe43d3ade04333, Some(&[b" does not match the version torch was compiled w"])),
     (0x3c883166a507973c, Some(&[b"msg=\"inference compute\""])),
     (0x3ca21420896161bd, Some(&[b"older than the ptxas cuda version ("])),
     (0x3db0b1563a1e61fc, Some(&[b"hardware.nvidia.open"])),
@@ -178,6 +179,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0x926c3f83699792ec, Some(&[b"nvidia-cudnn-cu"])),
     (0x938322c29eb470a7, Some(&[b"client driver version ", b"client version "])),
     (0x93bb3cb78a27ff87, Some(&[b"geforce ", b"nvidia ", b"quadro ", b"tesla ", b"titan "])),
+    (0x943f51102eb2b451, Some(&[b"cuda arch bin"])),
     (0x9453324ba14b35b9, Some(&[b"python version"])),
     (0x95115a2ee5793f47, Some(&[b"cuda:0 - nvidia "])),
     (0x96734c715124561f, Some(&[b"msg=\"inference compute\""])),
@@ -205,6 +207,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0xab2093c6d06cfedd, Some(&[b"cudnngetversion() : "])),
     (0xab378e9ad98ac40e, Some(&[b"nvidia.com/cuda.driver.minor"])),
     (0xadb5504cad822fa7, Some(&[b"python"])),
+    (0xae4940f384d0890c, Some(&[b"driver"])),
     (0xae8b5a116905c760, Some(&[b"nvidia-cuda-runtime-cu"])),
     (0xaf9811eaa109180a, Some(&[b"ollama version is "])),
     (0xb1f8024f40d2e4e0, Some(&[b" was detected and compatibility mode is"])),
@@ -256,6 +259,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0xd108b33b1d688868, Some(&[b"compute capability"])),
     (0xd11e406f53a35831, Some(&[b"torch"])),
     (0xd251ee852e962654, Some(&[b"-aarch64", b"-ppc64le", b"-x86_64"])),
+    (0xd3fafb0c7140f9e6, Some(&[b" does not match the version torch was compiled w"])),
     (0xd4080590d057dac8, Some(&[b"pytorch="])),
     (0xd4e8923cc88ede75, Some(&[b" mib"])),
     (0xd51f9ced3da6f251, Some(&[b"jaxlib"])),
