@@ -747,10 +747,11 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "TensorFlow",
         ),
         // Lightning's and huggingface_hub's environment lists: `- torch:   2.2.1`, `- Torch: 2.3.1`,
-        // and Lightning's `- release:   5.15.0-1055-aws` (the kernel release).
+        // and Lightning's `- release:   5.15.0-1055-aws` (the kernel release; jetson_release
+        // writes `- Release: 5.10.192-tegra`).
         rule(r"(?i)^\s*[-*]\s+torch:\s+{TORCH}\s*$", "torch", "environment list"),
         rule(
-            r"^\s*[-*]\s+release:\s+(?P<v>\d+\.\d+\.\d+-[\w.+~-]+)\s*$",
+            r"(?i)^\s*[-*]\s+release:\s+(?P<v>\d+\.\d+\.\d+-[\w.+~-]+)\s*$",
             "kernel",
             "environment list",
         ),
@@ -3654,6 +3655,7 @@ mod tests {
                 "torch 1.12.1",
             ),
             (" - CUDA Arch BIN: 8.7\n", "cc", "8.7"),
+            (" - Release: 5.10.192-tegra\n", "kernel", "5.10.192-tegra"),
             (
                 "Installed CUDA version 11.8 does not match the version torch was compiled with 11.7 but since the APIs are compatible, accepting this combination\n",
                 "cuda_runtime",

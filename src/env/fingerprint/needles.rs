@@ -160,6 +160,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0x8282bfddf259cd2f, Some(&[b"supported through the nvidia "])),
     (0x84b2cb1f3404366c, Some(&[b"installed cuda toolkit version", b"installed cuda version"])),
     (0x84d8c718de85cd92, Some(&[b"nvidia.com/gpu.product"])),
+    (0x859e10cd9b7483aa, Some(&[b"release:"])),
     (0x86584578034e5504, Some(&[b"paddle"])),
     (0x86b9e53a4dbc7b08, Some(&[b"kmod-nvidia"])),
     (0x88b34aa7d85944d4, Some(&[b"driver"])),
@@ -315,5 +316,4 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0xfecf3440f016b687, None),
     (0xfee350731d2b37b5, Some(&[b"cuda"])),
     (0xff247e9856c83d5f, Some(&[b"installed driver is", b"installed driver version is", b"installed nvidia driver is", b"installed nvidia driver version is"])),
-    (0xff2d26e971664d05, Some(&[b"release:"])),
 ];
