@@ -1971,7 +1971,9 @@ const STATEMENTS: &[(&str, &str, &str)] = &[
 
 /// NVIDIA's open-gpu-kernel-modules issue form: a heading, then the answer on a later line.
 const OPEN_FORM: &str = "open-gpu-kernel-modules issue form";
-/// Issue forms' headings whose answer is on a later line: (heading, field, form).
+/// Lines whose answer is on a later line: issue forms' headings, and commands that print their
+/// answer under them (a shell prompt before the command is passed over): (heading, field,
+/// source).
 const FORM_HEADINGS: &[(&str, &str, &str)] = &[
     // The release installed (its open modules and user space ship together): the driver.
     // `kernel_module` is kept for a loaded module known apart from user space, so a form answer
@@ -1987,6 +1989,17 @@ const FORM_HEADINGS: &[(&str, &str, &str)] = &[
     ("GPU model", "gpu", "issue form"),
     ("TensorFlow version", "tensorflow", "TensorFlow issue form"),
     ("Python version", "python", "issue form"),
+    // Older `nvidia-container-cli -V` prints a bare `version: 1.3.1` under the command.
+    (
+        "nvidia-container-cli -V",
+        "container_toolkit",
+        "nvidia-container-cli --version",
+    ),
+    (
+        "nvidia-container-cli --version",
+        "container_toolkit",
+        "nvidia-container-cli --version",
+    ),
 ];
 /// A list item naming the OS: a bullet, the key (bold or not), its answer.
 static OS_ITEM: LazyLock<Regex> = LazyLock::new(|| {
@@ -2024,8 +2037,6 @@ static BUILT_FOR_CC: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The first version in a line.
 static FIRST_VERSION: LazyLock<Regex> = LazyLock::new(|| Regex::new(VERSION).expect("valid"));
-static CLI_VERSION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^version:\s*(?P<v>\d+\.\d+\.\d+)\s*$").expect("valid"));
 
 /// A line as a hand-written list holds it: without indentation, a list marker (`-`, `*`, `•`),
 /// emphasis (`**Driver**: ...`) and code spans.
@@ -2063,8 +2074,6 @@ pub fn of(paste: &[u8]) -> Fingerprint {
     let mut csv_columns: Option<(Vec<Option<&'static str>>, &'static str)> = None;
     // An expression typed at Python's prompt whose value is on the next line.
     let mut repl_question: Option<(&'static str, &'static str)> = None;
-    // The line before was the container CLI asked for its version.
-    let mut cli_version_next = false;
     // The architectures PyTorch's warning lists one line each: (first line, `sm_75`, ...).
     let mut built_for: Option<(u64, Vec<String>)> = None;
     for (n, raw) in text.lines().enumerate() {
@@ -2088,19 +2097,6 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             fp.add(field, &value, n as u64 + 1, source);
             continue;
         }
-        // Older `nvidia-container-cli -V` prints a bare `version: 1.3.1` under the command.
-        if cli_version_next && let Some(c) = CLI_VERSION.captures(raw.trim()) {
-            fp.add(
-                "container_toolkit",
-                &c["v"],
-                n as u64 + 1,
-                "nvidia-container-cli --version",
-            );
-        }
-        cli_version_next = matches!(
-            raw.trim().trim_start_matches(['$', '#']).trim(),
-            "nvidia-container-cli -V" | "nvidia-container-cli --version"
-        );
         // `>>> expr`, `>>> print(expr)`, IPython's `In [3]: expr`, or a script's
         // `print(expr)` with its output under it.
         let typed = raw
@@ -2144,7 +2140,10 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                 }
                 continue;
             }
-            if let Some(v) = LONE_VERSION.captures(raw.trim()).and_then(|c| c.name("v")) {
+            // A tool's answer may name what it is (`version: 1.3.1`).
+            let answer = raw.trim();
+            let answer = answer.strip_prefix("version:").map_or(answer, str::trim);
+            if let Some(v) = LONE_VERSION.captures(answer).and_then(|c| c.name("v")) {
                 // A kernel release is kept whole (`6.12.65-1-lts`), a driver without its
                 // package revision (`590.48.01-2`).
                 let value = if field == "kernel" {
@@ -2174,7 +2173,7 @@ pub fn of(paste: &[u8]) -> Fingerprint {
         answer_to = FORM_HEADINGS
             .iter()
             .find(|(heading, _, _)| {
-                raw.trim_start_matches(['#', ' '])
+                raw.trim_start_matches(['#', '$', ' '])
                     .trim()
                     .eq_ignore_ascii_case(heading)
             })

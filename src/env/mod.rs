@@ -162,8 +162,6 @@ const NVCC_ARCHITECTURES: &str =
     "https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list";
 const MISMATCH: &str = "https://github.com/NVIDIA/open-gpu-kernel-modules/blob/main/src/nvidia/arch/nvalloc/unix/src/osapi.c";
 
-/// Judges a fingerprint against the rules this build knows and the recorded stacks. `today`
-/// decides which branches are past their end of life.
 /// Whether `version` is numbered as NVIDIA's Linux and Windows drivers have been since 2007: a
 /// branch of three digits or more (`535.104.05`; macOS's CUDA driver reports `1.1.0`).
 fn driver_numbering(version: &str) -> bool {
@@ -174,6 +172,8 @@ fn driver_numbering(version: &str) -> bool {
         .is_some_and(|branch| branch >= 100)
 }
 
+/// Judges a fingerprint against the rules this build knows and the recorded stacks. `today`
+/// decides which branches are past their end of life.
 pub fn assess(
     fp: &Fingerprint,
     stacks: &[Stack],

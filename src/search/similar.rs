@@ -714,8 +714,9 @@ impl SimilarIndex {
 
     /// The runbooks `lines` point to, best first, each with the lines that led to it. Nothing
     /// unless the best clears [`MIN_SCORE`] and leads the runner-up by [`MIN_MARGIN`]; then the
-    /// others within [`RUNNERS_WITHIN`] of it and above [`RUNNERS_SHARE`] of the threshold. `exclude`: runbooks already found by a signature (left out
-    /// before ranking, so they neither show nor count as the runner-up).
+    /// others within [`RUNNERS_WITHIN`] of it and above [`RUNNERS_SHARE`] of the threshold.
+    /// `exclude`: runbooks already found by a signature (left out before ranking, so they neither
+    /// show nor count as the runner-up).
     pub fn suggest(&self, lines: &[&str], exclude: &[usize], params: Params) -> Vec<Suggestion> {
         let mut per_runbook: Vec<Vec<(f64, usize)>> = vec![Vec::new(); self.runbooks];
         let mut scratch = Scratch {
