@@ -156,7 +156,7 @@ mod tests {
     fn check(line: &str, sibling: &str) {
         let pattern = generalize(line);
         assert!(super::super::portable::check(&pattern).is_ok(), "{pattern}");
-        let re = Regex::new(&pattern).unwrap();
+        let re = crate::signature::compile::build_regex(&pattern).unwrap();
         let text = normalize::line(line.as_bytes()).text;
         assert!(re.is_match(&text), "{pattern} vs {text}");
         let sibling = normalize::line(sibling.as_bytes()).text;

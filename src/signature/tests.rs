@@ -356,3 +356,24 @@ fn lines_looked_at_are_those_holding_a_literal() {
     quiet.feed(&b"usb 1-2: new high-speed USB device number 7 using xhci_hcd\n".repeat(1000));
     assert_eq!(quiet.finish().looked_at, 0);
 }
+
+#[test]
+fn digit_and_word_classes_are_ascii_as_in_re2() {
+    use super::compile::{ascii_classes, build_regex};
+    // Outside and inside brackets, negated or not; `\s` and an escaped backslash stay.
+    assert_eq!(
+        ascii_classes(r"v\d+[\w.-]*\D\W[^\d]\s\\d"),
+        r"v[[:digit:]]+[[:word:].-]*[^[:digit:]][^[:word:]][^[:digit:]]\s\\d"
+    );
+    assert_eq!(ascii_classes(r"no classes \s+(x)"), r"no classes \s+(x)");
+    // A pattern that does not parse is left for the regex crate to report.
+    assert_eq!(ascii_classes(r"(\d"), r"(\d");
+    assert!(build_regex(r"(\d").is_err());
+    let re = build_regex(r"(?i)^gpu (?P<n>\d+) (?P<w>\w+)$").unwrap();
+    let caps = re.captures("GPU 12 Tesla_T4").unwrap();
+    assert_eq!((&caps["n"], &caps["w"]), ("12", "Tesla_T4"));
+    // Arabic-Indic digits and CJK letters are no longer `\d` and `\w`; `\s` keeps U+3000.
+    assert!(!build_regex(r"^\d+$").unwrap().is_match("٣٤"));
+    assert!(!build_regex(r"^\w+$").unwrap().is_match("已杀死"));
+    assert!(build_regex(r"^a\sb$").unwrap().is_match("a\u{3000}b"));
+}

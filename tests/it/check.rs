@@ -42,7 +42,7 @@ signatures:
   - id: nvml-mismatch
     pattern: 'Driver/library'
   - id: huge
-    pattern: '\w{1000}\w{1000}\w{1000}'
+    pattern: '\p{L}{1000}\p{L}{1000}\p{L}{1000}'
 ---
 "#,
         )
