@@ -286,7 +286,12 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // another nvidia-smi (`NVIDIA-SMI 440.64.00  Driver Version: 418.67`); kept for
         // banners cut before "Driver Version" (see `derive`).
         rule(r"NVIDIA-SMI(?:\s+|:\s*){V}", "smi_version", "nvidia-smi"),
-        rule(r"Driver Version:\s*{V}", "driver", "nvidia-smi"),
+        // (A driver has a three-digit branch: a list's `CUDA Driver Version: 12.8` is not one.)
+        rule(
+            r"Driver Version:\s*(?P<v>[1-9]\d{2}\.\d+(?:\.\d+)*)",
+            "driver",
+            "nvidia-smi",
+        ),
         rule(r"^\s*Driver Version\s+:\s*{V}", "driver", "nvidia-smi -q"),
         rule(r"CUDA Version:\s*{V}", "driver_cuda", "nvidia-smi"),
         rule(
@@ -313,6 +318,26 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "kernel_module",
             "TensorFlow",
         ),
+        // XLA's (JAX's) form of the same diagnosis, and its warning about the PTX compiler
+        // (the toolkit's `ptxas`) being newer than the CUDA the driver supports.
+        rule(
+            r"\bkernel version {V} does not match DSO version",
+            "kernel_module",
+            "XLA",
+        ),
+        rule(r"\bdoes not match DSO version {V}", "driver", "XLA"),
+        rule(
+            r"NVIDIA driver's CUDA version is {V} which is older than the PTX compiler",
+            "driver_cuda",
+            "XLA (ptxas)",
+        ),
+        rule(
+            r"older than the PTX compiler version {V}",
+            "cuda_toolkit",
+            "XLA (ptxas)",
+        ),
+        // The loaded module names itself when it leaves a GPU to a legacy branch.
+        rule(r"\bThe {V} NVIDIA driver will ignore", "kernel_module", "NVRM"),
         // lspci names the board.
         rule(
             r"NVIDIA Corporation [\w-]+ \[(?P<v>[^\]]+)\]",
@@ -504,7 +529,12 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "gpu",
             "check_env",
         ),
-        rule(r"^CUDA Driver Version:\s*{V}", "driver", "check_env"),
+        // (A person's `CUDA Driver Version: 12.8` is the CUDA the driver supports; see below.)
+        rule(
+            r"^CUDA Driver Version:\s*(?P<v>\d{3}\.\d+(?:\.\d+)*)",
+            "driver",
+            "check_env",
+        ),
         rule(r"libcudnn\.so\.{V}", "cudnn", "collect_env"),
         // Package lists.
         rule(
@@ -584,6 +614,11 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             r"(?i)\bnvidia driver (?:version )?v?(?P<v>\d{3}\.\d+\.\d+)\b",
             "driver",
             "text",
+        ),
+        rule(
+            r"(?i)^cuda[ _-]?toolkit(?: version)?\s*[:：]\s*{V}",
+            "cuda_toolkit",
+            "environment list",
         ),
         rule(
             r"(?i)^installed cuda(?: toolkit)? version\s*[:：]\s*{V}",
@@ -867,6 +902,30 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(r"\bNumDevs = \d+, Device0 = (?P<v>[^,]+?)\s*(?:,|$)", "gpu", "deviceQuery"),
         // macOS's system report: `CUDA Driver Version: 7.5.20` (the CUDA driver's own number).
         rule(r"\bCUDA Driver Version:\s*{V}\s*$", "driver_cuda", "macOS system report"),
+        // A script printing what PyTorch was built with (`PyTorch build cuDNN version: 7605`).
+        rule(r"^PyTorch build CUDA version:\s*{V}", "cuda_runtime", "PyTorch"),
+        rule(
+            r"^PyTorch build cuDNN version:\s*(?P<v>\d{4,6})\s*$",
+            "cudnn_number",
+            "PyTorch",
+        ),
+        rule(
+            r"^PyTorch build NCCL version:\s*(?P<v>\d{4,6})\s*$",
+            "nccl_number",
+            "PyTorch",
+        ),
+        // A hand-written list of items, each a name and its version
+        // (`ubuntu 18.04, python 3.10, tesla V100, cuda 11.7, torch 2.0.1`).
+        rule(
+            r"(?i)(?:^|,\s*)(?:py)?torch\s+v?(?P<v>\d+\.\d+(?:\.\d+)?)\s*(?:,|$)",
+            "torch",
+            "text",
+        ),
+        rule(
+            r"(?i)(?:^|,\s*)python\s+v?(?P<v>\d\.\d+(?:\.\d+)?)\s*(?:,|$)",
+            "python",
+            "text",
+        ),
         // CUDA.jl's `CUDA.versioninfo()`: `CUDA toolkit 10.2.89, artifact installation` (older)
         // or `CUDA runtime 12.2, artifact installation`, `CUDA driver 12.3`, `NVIDIA driver
         // 545.29.6`.
@@ -1072,7 +1131,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "Ultralytics banner",
         ),
         rule(
-            r"(?i)^(?:NVIDIA )?(?:GPU|GPU model|GPU type|Graphics card|Video card|Compute device name|显卡(?:型号)?)\s*[:：]\s*(?:\d+\s*[x×]\s*)?(?:NVIDIA )?(?P<v>[A-Za-z][^\n(,/]*?(?: \([A-Za-z]+\))?)\s*(?:[(/].*)?$",
+            r"(?i)^(?:NVIDIA )?(?:GPU|GPU model|GPU type|Graphics card|Video card|Compute device name|显卡(?:型号)?)\s*[:：]\s*(?:\d+\s*[x×]\s*)?(?:NVIDIA )?(?P<v>[A-Za-z][^\n(,/]*?(?: \([A-Za-z]+\))?)\s*(?:[(/].*|\s(?i:cuda|driver)\b.*)?$",
             "gpu",
             "environment list",
         ),
@@ -1232,6 +1291,17 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "PyTorch",
         ),
         rule(r"Loaded runtime CuDNN library: {V}", "cudnn", "TensorFlow"),
+        // PaddlePaddle's start-up warning names both cuDNNs.
+        rule(
+            r"Paddle is compiled with CUDNN {V}, but CUDNN version",
+            "cudnn_built",
+            "PaddlePaddle",
+        ),
+        rule(
+            r"but CUDNN version in your machine is {V}",
+            "cudnn",
+            "PaddlePaddle",
+        ),
         rule(
             r"but source was compiled with: (?P<v>\d+\.\d+)",
             "cudnn_built",
@@ -2000,7 +2070,12 @@ const FORM_HEADINGS: &[(&str, &str, &str)] = &[
         "container_toolkit",
         "nvidia-container-cli --version",
     ),
+    // MXNet's diagnose.py: `Version      : 1.1.0` under its section's heading.
+    ("----------MXNet Info-----------", "mxnet", "diagnose.py"),
 ];
+/// What a later line's answer may start with: its key (`version: 1.3.1`, `Version      : 1.1.0`).
+static ANSWER_KEY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(?i:version)\s*:\s*").expect("valid"));
 /// A list item naming the OS: a bullet, the key (bold or not), its answer.
 static OS_ITEM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -2142,16 +2217,16 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             }
             // A tool's answer may name what it is (`version: 1.3.1`).
             let answer = raw.trim();
-            let answer = answer.strip_prefix("version:").map_or(answer, str::trim);
-            if let Some(v) = LONE_VERSION.captures(answer).and_then(|c| c.name("v")) {
+            let answer = ANSWER_KEY.replace(answer, "");
+            if let Some(v) = LONE_VERSION.captures(&answer).and_then(|c| c.name("v")) {
                 // A kernel release is kept whole (`6.12.65-1-lts`), a driver without its
                 // package revision (`590.48.01-2`).
-                let value = if field == "kernel" {
-                    raw.trim()
-                } else {
-                    v.as_str()
+                let (field, value) = match field {
+                    "kernel" => (field, raw.trim().to_string()),
+                    "mxnet" => ("framework", format!("mxnet {}", v.as_str())),
+                    _ => (field, v.as_str().to_string()),
                 };
-                fp.add(field, value, n as u64 + 1, source);
+                fp.add(field, &value, n as u64 + 1, source);
                 if source == OPEN_FORM {
                     fp.add("driver_flavor", "open", n as u64 + 1, source);
                 }
@@ -2175,6 +2250,8 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             .find(|(heading, _, _)| {
                 raw.trim_start_matches(['#', '$', ' '])
                     .trim()
+                    .trim_end_matches(':')
+                    .trim_end()
                     .eq_ignore_ascii_case(heading)
             })
             .map(|&(_, field, form)| (field, form));
@@ -3676,6 +3753,61 @@ mod tests {
                 "GeForce GT 630",
             ),
             ("cudnn ver: 7.6.5\n", "cudnn", "7.6.5"),
+            (
+                "E cuda_diagnostics.cc:262] kernel version 535.129.3 does not match DSO version 545.23.8 -- cannot find working devices in this configuration\n",
+                "kernel_module",
+                "535.129.3",
+            ),
+            (
+                "E cuda_diagnostics.cc:262] kernel version 535.129.3 does not match DSO version 545.23.8 -- cannot find working devices\n",
+                "driver",
+                "545.23.8",
+            ),
+            (
+                "The NVIDIA driver's CUDA version is 12.2 which is older than the PTX compiler version 12.6.77. Because\n",
+                "cuda_toolkit",
+                "12.6.77",
+            ),
+            (
+                "NVRM: information.  The 510.47.03 NVIDIA driver will ignore\n",
+                "kernel_module",
+                "510.47.03",
+            ),
+            ("PyTorch build cuDNN version: 7605\n", "cudnn", "7.6.5"),
+            ("PyTorch build NCCL version: 2708\n", "nccl", "2.7.8"),
+            ("PyTorch build CUDA version: 10.2\n", "cuda_runtime", "10.2"),
+            (
+                "ubuntu 18.04, python 3.10, tesla V100, cuda 11.7, torch 2.0.1\n",
+                "framework",
+                "torch 2.0.1",
+            ),
+            (
+                "ubuntu 18.04, python 3.10, tesla V100, cuda 11.7, torch 2.0.1\n",
+                "python",
+                "3.10",
+            ),
+            (
+                "----------MXNet Info-----------\nVersion      : 1.1.0\nDirectory    : /usr/lib\n",
+                "framework",
+                "mxnet 1.1.0",
+            ),
+            (
+                "nvidia-container-cli -V:\nversion: 1.0.6\nbuild date: 2019-09-25\n",
+                "container_toolkit",
+                "1.0.6",
+            ),
+            (
+                "- **CUDA Driver Version**: 12.8\n- **NVIDIA Driver**: 570.124.06\n",
+                "driver",
+                "570.124.06",
+            ),
+            ("- **CUDA Toolkit**: 12.8.93\n", "cuda_toolkit", "12.8.93"),
+            ("-GPU: RTX 3090 CUDA 11.4\n", "gpu", "RTX 3090"),
+            (
+                "WARNING: device: 0. The installed Paddle is compiled with CUDNN 7.6, but CUDNN version in your machine is 7.3, which may cause serious incompatible bug.\n",
+                "cudnn",
+                "7.3",
+            ),
             ("paddle with cuda: 10.2\n", "cuda_runtime", "10.2"),
             ("NVIDIA driver's version:384.130\n", "driver", "384.130"),
             (
