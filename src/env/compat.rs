@@ -116,7 +116,17 @@ pub fn evaluate(
             RuleKind::MinimumVersion => {
                 format!("{of} {value} meets the minimum {min} for {by} {key_value}")
             }
-            RuleKind::Range => format!("{of} {value} is within what {by} {key_value} allows"),
+            // Say which range: beside another rule's finding on the same pair (cuDNN's major
+            // is right, its minor too old) a bare "within what it allows" reads as a contradiction.
+            RuleKind::Range => {
+                let range = match (min.is_empty(), max.is_empty()) {
+                    (false, true) => format!("{min} or later"),
+                    (true, false) => format!("{max} or earlier"),
+                    _ if min == max => format!("{min}.x"),
+                    _ => format!("within {min} to {max}"),
+                };
+                format!("{of} {value} is {range}, as {by} {key_value} requires")
+            }
             RuleKind::Member => format!("{of} {value} is allowed for {by} {key_value}"),
             RuleKind::Equal => format!("{of} {value} equals {by} {key_value}"),
             RuleKind::NotOlderThan => format!("{of} {value} is not older than {by} {key_value}"),

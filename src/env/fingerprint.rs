@@ -293,7 +293,12 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "nvidia-smi",
         ),
         rule(r"^\s*Driver Version\s+:\s*{V}", "driver", "nvidia-smi -q"),
-        rule(r"CUDA Version:\s*{V}", "driver_cuda", "nvidia-smi"),
+        // (A list may say where it read it: `CUDA Version (nvidia-smi): 13.0`.)
+        rule(
+            r"CUDA Version(?: \(nvidia-smi\))?:\s*{V}",
+            "driver_cuda",
+            "nvidia-smi",
+        ),
         rule(
             r"^\s*CUDA Version\s+:\s*{V}",
             "driver_cuda",
@@ -467,7 +472,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "collect_env",
         ),
         rule(
-            r"^(?:OS|Os)\s*[:：]\s*(?P<v>[^(;\n]+?)\s*(?:(?:[(;]|；).*)?$",
+            r"^(?:OS|Os)\s*[:：]\s*(?P<v>[^(;\n]+?)\s*(?:(?:[(;]|；|,\s*kernel\b).*)?$",
             "os",
             "collect_env",
         ),
@@ -638,6 +643,33 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "cuda_toolkit",
             "XLA (ptxas)",
         ),
+        // XLA naming the GPU its ptxas cannot compile for: `ptxas does not support CC 8.6`.
+        rule(r"\bptxas does not support CC {V}", "cc", "XLA (ptxas)"),
+        // CMake's FindCUDA: `-- Autodetected CUDA architecture(s): 2.1(2.0)`.
+        rule(
+            r"Autodetected CUDA architecture\(s\):\s*(?P<v>\d+\.\d)\b",
+            "cc",
+            "CMake",
+        ),
+        // diffusers-cli env: `- Accelerator: NVIDIA A100-SXM4-40GB, 40960 MiB`.
+        rule(
+            r"^Accelerator:\s*(?:NVIDIA )?(?P<v>[A-Za-z][^,\n]*?),\s*\d+ MiB",
+            "gpu",
+            "diffusers-cli env",
+        ),
+        // Lightning's system info: `pyTorch_version: 1.4.0+cu100`.
+        rule(r"^pyTorch_version:\s*{TORCH}", "torch", "Lightning system info"),
+        // numba -s: `CUDA Driver Version : 11.5` (newer releases print a code, read below).
+        rule(
+            r"^CUDA Driver Version\s+:\s*(?P<v>\d{1,2}\.\d+)\s*$",
+            "driver_cuda",
+            "numba -s",
+        ),
+        rule(
+            r"\bYou are using ptxas (?P<v>\d+\.\d+)\.\d+, which is older",
+            "cuda_toolkit",
+            "XLA (ptxas)",
+        ),
         // In a sentence: "The current installed driver is `525.147.05`".
         rule(
             r"(?i)\binstalled (?:nvidia )?driver(?: version)? is\s+[`'\x22]?(?P<v>\d{3}\.\d+(?:\.\d+)?)\b",
@@ -647,7 +679,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // conda: the cudatoolkit a list shows or an install command asks for is the CUDA the
         // framework runs with.
         rule(
-            r"^(?:cudatoolkit|pytorch-cuda)\s+(?P<v>\d+\.\d+)(?:\.\d+)*\s",
+            r"^(?:cudatoolkit|pytorch-cuda)\s+(?P<v>\d+\.\d+(?:\.\d+)*)\s",
             "cuda_runtime",
             "conda list",
         ),
@@ -1771,6 +1803,8 @@ fn repl_answer(asked: &str, line: &str) -> Option<(&'static str, String)> {
         .strip_prefix("Out[")
         .and_then(|rest| rest.split_once("]:"))
         .map_or(line, |(_, value)| value);
+    // A report may write the output as a comment under the command (`# 'TITAN X (Pascal)'`).
+    let line = line.strip_prefix("# ").unwrap_or(line);
     let value = line.trim().trim_matches(['\'', '"']);
     if value.is_empty() || value.starts_with(">>>") || value.contains("Error") {
         return None;
@@ -3173,7 +3207,7 @@ mod tests {
             (
                 "cudatoolkit               10.2.89              hfd86e86_1\n",
                 "cuda_runtime",
-                "10.2",
+                "10.2.89",
             ),
             (
                 "conda install pytorch torchvision cudatoolkit=10.2 -c pytorch\n",
@@ -3256,7 +3290,7 @@ mod tests {
             (sysinfo, "python", "3.10.6"),
             (conda, "framework", "torch 1.7.1"),
             (conda, "cudnn", "7.6.5"),
-            (conda, "cuda_runtime", "10.2"),
+            (conda, "cuda_runtime", "10.2.89"),
             (nix, "driver", "460.73.01"),
             (nix, "kernel_module", "470.57.02"),
             (nix, "kernel", "5.13.18"),
@@ -3753,6 +3787,57 @@ mod tests {
                 "GeForce GT 630",
             ),
             ("cudnn ver: 7.6.5\n", "cudnn", "7.6.5"),
+            (
+                "print(torch.cuda.get_device_name(0))\n# 'TITAN X (Pascal)'\n",
+                "gpu",
+                "TITAN X (Pascal)",
+            ),
+            (
+                "print(torch.cuda.get_device_capability(0))\n# (6, 1)\n",
+                "cc",
+                "6.1",
+            ),
+            (
+                "W asm_compiler.cc:230] Falling back to the CUDA driver for PTX compilation; ptxas does not support CC 8.6\n",
+                "cc",
+                "8.6",
+            ),
+            (
+                "-- Autodetected CUDA architecture(s): 2.1(2.0)\n",
+                "cc",
+                "2.1",
+            ),
+            (
+                "- Accelerator: NVIDIA A100-SXM4-40GB, 40960 MiB\n",
+                "gpu",
+                "A100-SXM4-40GB",
+            ),
+            (
+                "\tpyTorch_version:     1.4.0+cu100\n",
+                "framework",
+                "torch 1.4.0+cu100",
+            ),
+            (
+                "CUDA Driver Version                           : 11.5\n",
+                "driver_cuda",
+                "11.5",
+            ),
+            ("CUDA Version (nvidia-smi): 13.0\n", "driver_cuda", "13.0"),
+            (
+                "OS: Ubuntu 24.04.3 LTS, kernel 6.14.0-33-generic\n",
+                "os",
+                "Ubuntu 24.04.3 LTS",
+            ),
+            (
+                "cudatoolkit               11.3.1               h2bc3f7f_2\n",
+                "cuda_runtime",
+                "11.3.1",
+            ),
+            (
+                "W asm_compiler.cc:111] *** WARNING *** You are using ptxas 11.0.194, which is older than 11.1.\n",
+                "cuda_toolkit",
+                "11.0",
+            ),
             (
                 "E cuda_diagnostics.cc:262] kernel version 535.129.3 does not match DSO version 545.23.8 -- cannot find working devices in this configuration\n",
                 "kernel_module",
