@@ -97,6 +97,7 @@ const PATTERN_CACHE: &str = "patterns.cache";
 const DOCUMENT_CACHE: &str = "documents.cache";
 /// The similar tier's index, for the same documents and build (see [`Library::matcher`]).
 const SIMILAR_CACHE: &str = "similar.cache";
+const LINKS_CACHE: &str = "links.cache";
 
 impl Library {
     /// Reads `root/runbooks/*.md` and `root/incidents/*.md`. Only an unreadable root is an error;
@@ -415,6 +416,18 @@ impl Library {
             let mut bytes = key.to_vec();
             bytes.extend(matcher.similar_index().to_bytes());
             keep_cache(&self.root, &similar_path, &bytes);
+        }
+        // Which incidents each runbook links to, kept the same way.
+        let links_path = self.root.join(CACHE_DIR).join(LINKS_CACHE);
+        let kept_links = fs::read(&links_path).ok().is_some_and(|bytes| {
+            bytes
+                .strip_prefix(&key[..])
+                .is_some_and(|links| matcher.keep_incident_links(links))
+        });
+        if !kept_links && !self.incidents.is_empty() {
+            let mut bytes = key.to_vec();
+            bytes.extend(matcher.incident_links_bytes());
+            keep_cache(&self.root, &links_path, &bytes);
         }
         matcher
     }
@@ -949,5 +962,67 @@ mod tests {
         let once_more = Library::load(root.path()).expect("load");
         assert_eq!(once_more.files_read(), first.files_read());
         same(&edited, &once_more);
+    }
+}
+
+#[cfg(test)]
+mod links_cache_tests {
+    use super::*;
+
+    fn links(matcher: &crate::signature::Matcher, library: &Library) -> Vec<Vec<String>> {
+        library
+            .runbooks
+            .iter()
+            .map(|r| {
+                matcher
+                    .incidents_of(&r.id)
+                    .into_iter()
+                    .map(|i| i.id)
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn kept_incident_links_are_the_ones_worked_out_and_a_stale_file_is_not_taken() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+        for folder in ["runbooks", "incidents"] {
+            fs::create_dir_all(root.path().join(folder)).expect("mkdir");
+            for entry in fs::read_dir(repo.join(folder)).expect("read_dir").flatten() {
+                fs::copy(
+                    entry.path(),
+                    root.path().join(folder).join(entry.file_name()),
+                )
+                .expect("copy");
+            }
+        }
+        let library = Library::load(root.path()).expect("load");
+        let fresh = library.matcher();
+        let worked_out = links(&fresh, &library);
+        assert!(
+            worked_out.iter().any(|l| !l.is_empty()),
+            "some runbook has incidents"
+        );
+        let path = root.path().join(CACHE_DIR).join(LINKS_CACHE);
+        assert!(path.exists(), "the links were kept");
+        let kept = library.matcher();
+        assert_eq!(links(&kept, &library), worked_out);
+        // A file written for other documents (here: a line too few) is not taken.
+        let bytes = fs::read(&path).expect("read");
+        let cut = bytes.iter().rposition(|&b| b == b'\n').expect("lines");
+        let unlinked = || {
+            crate::signature::Matcher::new(
+                &library.runbooks,
+                &library.incidents,
+                &Default::default(),
+            )
+        };
+        assert!(!unlinked().keep_incident_links(&bytes[8..cut]));
+        let unknown = vec!["no-such-incident"; library.runbooks.len()].join("\n");
+        assert!(!unlinked().keep_incident_links(unknown.as_bytes()));
+        let taken = unlinked();
+        assert!(taken.keep_incident_links(&bytes[8..]));
+        assert_eq!(links(&taken, &library), worked_out);
     }
 }

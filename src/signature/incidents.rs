@@ -29,6 +29,53 @@ impl Matcher {
             .unwrap_or_default()
     }
 
+    /// Every runbook's linked incidents as their ids, one line per runbook, for
+    /// `.lore/links.cache` (see [`crate::library::Library::matcher`]): scanning the incidents'
+    /// logs compiles the regexes they hit, a few milliseconds of every `lore match` that the
+    /// cache saves while the documents stay the same.
+    pub fn incident_links_bytes(&self) -> Vec<u8> {
+        self.link_all_incidents()
+            .iter()
+            .map(|refs| {
+                refs.iter()
+                    .map(|r| r.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            .into_bytes()
+    }
+
+    /// Takes the links [`Matcher::incident_links_bytes`] wrote for this same library; `false`
+    /// (nothing taken) if they do not fit its runbooks and incidents.
+    pub fn keep_incident_links(&self, bytes: &[u8]) -> bool {
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            return false;
+        };
+        let lines: Vec<&str> = text.split('\n').collect();
+        if self.runbooks.is_empty() || lines.len() != self.runbooks.len() {
+            return false;
+        }
+        let by_id: HashMap<&str, &IncidentRef> = self
+            .incidents
+            .iter()
+            .map(|i| (i.reference.id.as_str(), &i.reference))
+            .collect();
+        let mut links = Vec::with_capacity(lines.len());
+        for line in lines {
+            let mut refs = Vec::new();
+            for id in line.split_whitespace() {
+                let Some(&r) = by_id.get(id) else {
+                    return false;
+                };
+                refs.push(r.clone());
+            }
+            links.push(refs);
+        }
+        self.all_links.set(links).is_ok()
+    }
+
     pub(super) fn attach_incidents(&self, causes: &mut [Cause]) {
         if causes.is_empty() || self.incidents.is_empty() {
             return;
