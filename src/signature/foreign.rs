@@ -8,7 +8,9 @@
 //! - a TLS peer that the machine does not trust (a proxy's or a private CA's certificate, a name
 //!   that does not match), as OpenSSL and Go word it: not a clock that is behind, whose own
 //!   errors ("certificate is not yet valid", "has expired") are not among these;
+//! - the Hugging Face Hub refusing a gated or private model to a user without access;
 //! - a port that another process already holds (`EADDRINUSE`);
+//! - a traceback's echo of the Python source that raised, without a message (`raise OSError(`);
 //! - Python's exceptions for mistakes in the program itself (`IndexError`, `KeyError`,
 //!   `NameError`, `SyntaxError`, `IndentationError`, `ZeroDivisionError`): a GPU failure reaches
 //!   Python as a `RuntimeError` or an `OSError`, never as one of these.
@@ -67,6 +69,12 @@ const MESSAGES: &[&str] = &[
     "unable to get local issuer certificate",
     "x509: certificate signed by unknown authority",
     "Hostname mismatch, certificate is not valid for",
+    // The Hugging Face Hub refusing a model the user may not download (a gated or private
+    // repository, a token missing), as huggingface_hub and transformers word it.
+    "Cannot access gated repo for url",
+    "You are trying to access a gated repo",
+    "GatedRepoError",
+    "You must have access to it and be authenticated to access it",
     // A port another process holds.
     "Address already in use",
     "address already in use",
@@ -77,12 +85,22 @@ const MESSAGES: &[&str] = &[
 /// what was asked for, not what went wrong.
 const COMMAND: &str = r"^\s*(?:[$#>]\s*)?(?:sudo\s+)?(?:pip3?|python3?\s+-m\s+pip|conda|mamba|micromamba|uv(?:\s+pip)?)\s+install\b";
 
+/// A traceback's echo of the source line that raised, when it holds no message (`    raise
+/// OSError(` with its arguments on the next lines, or a bare `raise RuntimeError`): it says which
+/// code ran, and the exception's own line after it says what happened. (`raise
+/// AssertionError("Torch not compiled with CUDA enabled")` carries its message and is looked up.)
+const RAISE: &str = r"^\s*raise\s+[A-Za-z_][\w.]*\s*\(?\s*$";
+
 /// Python's exceptions for a mistake in the program (see the module).
 const USER_CODE: &str = r"(?:^|[\s:])(?:IndexError|KeyError|NameError|SyntaxError|IndentationError|ZeroDivisionError): ";
 
 static FOREIGN: LazyLock<regex::Regex> = LazyLock::new(|| {
     let messages: Vec<String> = MESSAGES.iter().map(|m| regex::escape(m)).collect();
-    regex::Regex::new(&format!("{}|{COMMAND}|{USER_CODE}", messages.join("|"))).expect("valid")
+    regex::Regex::new(&format!(
+        "{}|{COMMAND}|{USER_CODE}|{RAISE}",
+        messages.join("|")
+    ))
+    .expect("valid")
 });
 
 /// Whether `line` is a failure of another kind or an install command (see the module).
@@ -116,6 +134,10 @@ mod tests {
             "[W socket.cpp:436] [c10d] The server socket has failed to bind to [::]:29400 (errno: 98 - Address already in use).",
             "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use",
             "IndexError: list index out of range",
+            "Cannot access gated repo for url https://huggingface.co/meta-llama/Llama-3.2-1B-Instruct/resolve/main/config.json.",
+            "OSError: You are trying to access a gated repo.",
+            "    raise OSError(",
+            "        raise RuntimeError",
             "  Warning  FailedScheduling   <unknown>   default-scheduler   0/41 nodes are available: 2 Insufficient pods, 35 Insufficient cpu, 4 Insufficient memory.",
             "  Recv failure: Connection reset by peer",
             "W: GPG error: https://nvidia.github.io/libnvidia-container/stable/ubuntu18.04/amd64  InRelease: The following signatures couldn't be verified because the public key is not available: NO_PUBKEY DDCAE044F796ECB0",
@@ -144,6 +166,8 @@ mod tests {
             "OSError: libcudart.so.12: cannot open shared object file: No such file or directory",
             "Warning  FailedScheduling  2m  default-scheduler  0/8 nodes are available: 8 Insufficient nvidia.com/gpu.",
             "gpu-node-3:1187:1301 [2] NCCL WARN NET/Socket : peer 10.0.0.2<43511> message truncated : Connection reset by peer",
+            "torch.distributed.DistBackendError: raise the timeout or check the network",
+            "    raise AssertionError(\"Torch not compiled with CUDA enabled\")",
         ] {
             assert!(!is_foreign(line), "{line}");
         }
