@@ -1257,6 +1257,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "arch_refused",
             "PyTorch",
         ),
+
         // Ollama's GPU discovery refusing a GPU below its floor (gpu.go: `CUDA GPU is too old.
         // Falling back to CPU mode. Compute Capability detected: 5.2`).
         rule(
@@ -2070,6 +2071,13 @@ const STATEMENTS: &[(&str, &str, &str)] = &[
         "CUDA_ERROR_NO_BINARY_FOR_GPU",
         "arch_refused",
         "CUDA driver",
+    ),
+    // PyTorch's older warning (torch/cuda/__init__.py's `old_gpu_warn`) for a GPU below the
+    // build's lowest architecture.
+    (
+        "PyTorch no longer supports this GPU because it is too old",
+        "arch_refused",
+        "PyTorch",
     ),
 ];
 
@@ -3787,6 +3795,11 @@ mod tests {
                 "GeForce GT 630",
             ),
             ("cudnn ver: 7.6.5\n", "cudnn", "7.6.5"),
+            (
+                "    Found GPU0 GeForce GTX 670M which is of cuda capability 2.1.\n    PyTorch no longer supports this GPU because it is too old.\n",
+                "arch_refused",
+                "PyTorch no longer supports this GPU because it is too old",
+            ),
             (
                 "print(torch.cuda.get_device_name(0))\n# 'TITAN X (Pascal)'\n",
                 "gpu",
