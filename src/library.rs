@@ -399,35 +399,39 @@ impl Library {
     pub fn matcher(&self) -> Matcher {
         let path = self.root.join(CACHE_DIR).join(PATTERN_CACHE);
         let cache = fs::read(&path).map(PatternCache::parse).unwrap_or_default();
-        // The similar tier's index, kept for the same documents and the same build of lore.
-        let similar_path = self.root.join(CACHE_DIR).join(SIMILAR_CACHE);
+        // The similar tier's index and which incidents each runbook links to, kept for the same
+        // documents and the same build of lore.
         let key = self.documents_key().to_le_bytes();
-        let kept = fs::read(&similar_path).ok().and_then(|bytes| {
-            bytes
-                .strip_prefix(&key[..])
-                .and_then(crate::search::similar::SimilarIndex::from_bytes)
-        });
+        let similar_path = self.root.join(CACHE_DIR).join(SIMILAR_CACHE);
+        let kept = read_keyed(
+            &similar_path,
+            &key,
+            crate::search::similar::SimilarIndex::from_bytes,
+        );
         let had_similar = kept.is_some();
         let matcher = Matcher::with_similar(&self.runbooks, &self.incidents, &cache, kept);
         if matcher.pattern_cache().is_dirty() {
             keep_cache(&self.root, &path, &matcher.pattern_cache().to_bytes());
         }
         if !had_similar {
-            let mut bytes = key.to_vec();
-            bytes.extend(matcher.similar_index().to_bytes());
-            keep_cache(&self.root, &similar_path, &bytes);
+            keep_keyed(
+                &self.root,
+                &similar_path,
+                &key,
+                &matcher.similar_index().to_bytes(),
+            );
         }
-        // Which incidents each runbook links to, kept the same way.
         let links_path = self.root.join(CACHE_DIR).join(LINKS_CACHE);
-        let kept_links = fs::read(&links_path).ok().is_some_and(|bytes| {
-            bytes
-                .strip_prefix(&key[..])
-                .is_some_and(|links| matcher.keep_incident_links(links))
+        let kept_links = read_keyed(&links_path, &key, |links| {
+            matcher.keep_incident_links(links).then_some(())
         });
-        if !kept_links && !self.incidents.is_empty() {
-            let mut bytes = key.to_vec();
-            bytes.extend(matcher.incident_links_bytes());
-            keep_cache(&self.root, &links_path, &bytes);
+        if kept_links.is_none() && !self.incidents.is_empty() {
+            keep_keyed(
+                &self.root,
+                &links_path,
+                &key,
+                &matcher.incident_links_bytes(),
+            );
         }
         matcher
     }
@@ -482,6 +486,20 @@ impl Library {
 /// Writes a cache file under `root/.lore/`; a cache that cannot be written only costs speed.
 fn keep_cache(root: &Path, path: &Path, bytes: &[u8]) {
     let _ = fs::create_dir_all(root.join(CACHE_DIR)).and_then(|()| write_atomically(path, bytes));
+}
+
+/// What `take` makes of a cache file written by [`keep_keyed`] for `key`; `None` when the file is
+/// missing or was written for other documents or another build.
+fn read_keyed<T>(path: &Path, key: &[u8], take: impl FnOnce(&[u8]) -> Option<T>) -> Option<T> {
+    fs::read(path).ok()?.strip_prefix(key).and_then(take)
+}
+
+/// Writes a cache file that is valid only for `key` (see [`Library::documents_key`]).
+fn keep_keyed(root: &Path, path: &Path, key: &[u8], body: &[u8]) {
+    let mut bytes = Vec::with_capacity(key.len() + body.len());
+    bytes.extend_from_slice(key);
+    bytes.extend_from_slice(body);
+    keep_cache(root, path, &bytes);
 }
 
 /// Writes through a temporary file in the same folder and a rename, so readers see the old file
@@ -963,11 +981,6 @@ mod tests {
         assert_eq!(once_more.files_read(), first.files_read());
         same(&edited, &once_more);
     }
-}
-
-#[cfg(test)]
-mod links_cache_tests {
-    use super::*;
 
     fn links(matcher: &crate::signature::Matcher, library: &Library) -> Vec<Vec<String>> {
         library
@@ -985,18 +998,7 @@ mod links_cache_tests {
 
     #[test]
     fn kept_incident_links_are_the_ones_worked_out_and_a_stale_file_is_not_taken() {
-        let root = tempfile::tempdir().expect("tempdir");
-        let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-        for folder in ["runbooks", "incidents"] {
-            fs::create_dir_all(root.path().join(folder)).expect("mkdir");
-            for entry in fs::read_dir(repo.join(folder)).expect("read_dir").flatten() {
-                fs::copy(
-                    entry.path(),
-                    root.path().join(folder).join(entry.file_name()),
-                )
-                .expect("copy");
-            }
-        }
+        let root = shipped_copy();
         let library = Library::load(root.path()).expect("load");
         let fresh = library.matcher();
         let worked_out = links(&fresh, &library);

@@ -1768,6 +1768,57 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     .collect()
 });
 
+/// What a rule's (or a form answer's) value `v` for `field` is read as: most fields as they
+/// are; a framework's version as `name version`; codes, tuples and tags as the versions they
+/// stand for. `None` for a value that is not one (a platform string given as an OS).
+fn reading(field: &'static str, v: &str) -> Option<(&'static str, String)> {
+    Some(match field {
+        "torch" => ("framework", format!("torch {}", v)),
+        "torch_text" => ("framework_text", format!("torch {}", v)),
+        "cc_sm" => ("cc", last_digit_minor(v)),
+        "cuda_compat_dashed" => ("cuda_compat", v.replace('-', ".")),
+        "cudnn_built_tuple" => ("cudnn_built", v.replace(", ", ".")),
+        "cudnn_tuple" => ("cudnn", v.replace(", ", ".")),
+        // One digit a part: `86` is 8.6, `805` is 8.0.5.
+        "cudnn_digits" => {
+            let parts: Vec<String> = v.chars().map(String::from).collect();
+            ("cudnn", parts.join("."))
+        }
+        "nixos_open" if v == "true" => ("driver_flavor", "open".to_string()),
+        "nixos_open" => ("driver_flavor", "proprietary".to_string()),
+        "jax" => ("framework", format!("jax {}", v)),
+        "tensorflow" => ("framework", format!("tensorflow {}", v)),
+        "mxnet" => ("framework", format!("mxnet {}", v)),
+        "paddle" => ("framework", format!("paddlepaddle {}", v)),
+        "cuda_listed" if v.split('.').count() >= 3 => ("cuda_toolkit", v.to_string()),
+        "cuda_listed" => ("cuda_runtime", v.to_string()),
+        "wheel_cu" => ("cuda_runtime", last_digit_minor(v)),
+        "cupy" => ("framework", format!("cupy {}", v)),
+        // `70 75 80 86` is sm_70 sm_75 sm_80 sm_86.
+        "paddle_arch" => (
+            "arch_list",
+            v.split_whitespace()
+                .map(|a| format!("sm_{a}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        // post97: CUDA 9 (cuDNN 7); post107: CUDA 10.0 (cuDNN 7); post112: 11.2.
+        "paddle_post" => match (v.len(), v) {
+            (2, _) => ("cuda_runtime", format!("{}.0", &v[..1])),
+            (_, "107") => ("cuda_runtime", "10.0".to_string()),
+            _ => ("cuda_runtime", format!("{}.{}", &v[..2], &v[2..])),
+        },
+        "cuda_runtime_number" => ("cuda_runtime", cuda_number(v)),
+        "cudnn_number" => ("cudnn", version_code(v)),
+        // NCCL's version code: 2507 is 2.5.7; from 2.9, 21602 is 2.16.2.
+        "nccl_number" => ("nccl", version_code(v)),
+        "driver_cuda_number" => ("driver_cuda", cuda_number(v)),
+        // `Linux-5.4.0-42-generic-x86_64-with-glibc2.10` is a platform, not an OS.
+        "os" if v.starts_with("Linux-") => return None,
+        f => (f, v.to_string()),
+    })
+}
+
 /// A library's version code, as cuDNN and NCCL number theirs: below 10000 the major is the
 /// thousands (cuDNN's 8700 is 8.7.0, NCCL's 2507 is 2.5.7), from 10000 the ten-thousands
 /// (cuDNN 9's 90100 is 9.1.0, NCCL's 21602 is 2.16.2).
@@ -2263,12 +2314,14 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             if let Some(v) = LONE_VERSION.captures(&answer).and_then(|c| c.name("v")) {
                 // A kernel release is kept whole (`6.12.65-1-lts`), a driver without its
                 // package revision (`590.48.01-2`).
-                let (field, value) = match field {
-                    "kernel" => (field, raw.trim().to_string()),
-                    "mxnet" => ("framework", format!("mxnet {}", v.as_str())),
-                    _ => (field, v.as_str().to_string()),
+                let read = match field {
+                    "kernel" => Some((field, raw.trim().to_string())),
+                    "tensorflow" => Some((field, v.as_str().to_string())),
+                    _ => reading(field, v.as_str()),
                 };
-                fp.add(field, &value, n as u64 + 1, source);
+                if let Some((field, value)) = read {
+                    fp.add(field, &value, n as u64 + 1, source);
+                }
                 if source == OPEN_FORM {
                     fp.add("driver_flavor", "open", n as u64 + 1, source);
                 }
@@ -2276,10 +2329,11 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             }
             // TensorFlow's form answers "tf 2.14" or "2.15.0".
             if field == "tensorflow"
-                && let Some(v) = FIRST_VERSION.find(raw)
+                && let Some((field, value)) = FIRST_VERSION
+                    .find(raw)
+                    .and_then(|v| reading(field, v.as_str()))
             {
-                let value = format!("tensorflow {}", v.as_str());
-                fp.add("framework", &value, n as u64 + 1, source);
+                fp.add(field, &value, n as u64 + 1, source);
                 continue;
             }
             // Not a bare version (`uname -a` as the kernel's answer): read like any line.
@@ -2384,49 +2438,8 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             {
                 let v = String::from_utf8_lossy(v.as_bytes());
                 let v: &str = &v;
-                let (field, value) = match rule.field {
-                    "torch" => ("framework", format!("torch {}", v)),
-                    "torch_text" => ("framework_text", format!("torch {}", v)),
-                    "cc_sm" => ("cc", last_digit_minor(v)),
-                    "cuda_compat_dashed" => ("cuda_compat", v.replace('-', ".")),
-                    "cudnn_built_tuple" => ("cudnn_built", v.replace(", ", ".")),
-                    "cudnn_tuple" => ("cudnn", v.replace(", ", ".")),
-                    // One digit a part: `86` is 8.6, `805` is 8.0.5.
-                    "cudnn_digits" => {
-                        let parts: Vec<String> = v.chars().map(String::from).collect();
-                        ("cudnn", parts.join("."))
-                    }
-                    "nixos_open" if v == "true" => ("driver_flavor", "open".to_string()),
-                    "nixos_open" => ("driver_flavor", "proprietary".to_string()),
-                    "jax" => ("framework", format!("jax {}", v)),
-                    "tensorflow" => ("framework", format!("tensorflow {}", v)),
-                    "paddle" => ("framework", format!("paddlepaddle {}", v)),
-                    "cuda_listed" if v.split('.').count() >= 3 => ("cuda_toolkit", v.to_string()),
-                    "cuda_listed" => ("cuda_runtime", v.to_string()),
-                    "wheel_cu" => ("cuda_runtime", last_digit_minor(v)),
-                    "cupy" => ("framework", format!("cupy {}", v)),
-                    // `70 75 80 86` is sm_70 sm_75 sm_80 sm_86.
-                    "paddle_arch" => (
-                        "arch_list",
-                        v.split_whitespace()
-                            .map(|a| format!("sm_{a}"))
-                            .collect::<Vec<_>>()
-                            .join(" "),
-                    ),
-                    // post97: CUDA 9 (cuDNN 7); post107: CUDA 10.0 (cuDNN 7); post112: 11.2.
-                    "paddle_post" => match (v.len(), v) {
-                        (2, _) => ("cuda_runtime", format!("{}.0", &v[..1])),
-                        (_, "107") => ("cuda_runtime", "10.0".to_string()),
-                        _ => ("cuda_runtime", format!("{}.{}", &v[..2], &v[2..])),
-                    },
-                    "cuda_runtime_number" => ("cuda_runtime", cuda_number(v)),
-                    "cudnn_number" => ("cudnn", version_code(v)),
-                    // NCCL's version code: 2507 is 2.5.7; from 2.9, 21602 is 2.16.2.
-                    "nccl_number" => ("nccl", version_code(v)),
-                    "driver_cuda_number" => ("driver_cuda", cuda_number(v)),
-                    // `Linux-5.4.0-42-generic-x86_64-with-glibc2.10` is a platform, not an OS.
-                    "os" if v.starts_with("Linux-") => continue,
-                    f => (f, v.to_string()),
+                let Some((field, value)) = reading(rule.field, v) else {
+                    continue;
                 };
                 fp.add(field, &value, n as u64 + 1, rule.source);
             }
