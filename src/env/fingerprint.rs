@@ -2316,7 +2316,6 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                 // package revision (`590.48.01-2`).
                 let read = match field {
                     "kernel" => Some((field, raw.trim().to_string())),
-                    "tensorflow" => Some((field, v.as_str().to_string())),
                     _ => reading(field, v.as_str()),
                 };
                 if let Some((field, value)) = read {
@@ -3808,6 +3807,11 @@ mod tests {
                 "GeForce GT 630",
             ),
             ("cudnn ver: 7.6.5\n", "cudnn", "7.6.5"),
+            (
+                "### TensorFlow version\n\n2.15.1\n",
+                "framework",
+                "tensorflow 2.15.1",
+            ),
             (
                 "    Found GPU0 GeForce GTX 670M which is of cuda capability 2.1.\n    PyTorch no longer supports this GPU because it is too old.\n",
                 "arch_refused",
