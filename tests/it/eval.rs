@@ -49,7 +49,7 @@ fn labelled_dirs(root: &Path, name: &str) -> Vec<std::path::PathBuf> {
 
 /// Figures for one evaluation folder (`eval/<name>/<expected runbook>/*.log`); the cases not in
 /// the top 3.
-fn evaluate(matcher: &Matcher, name: &str) -> (usize, Vec<String>) {
+fn evaluate(matcher: &Matcher, name: &str) -> (usize, Vec<String>, String) {
     let root = repo_root().join("eval").join(name);
     let dirs = labelled_dirs(&root, name);
     let (mut total, mut top1, mut top3, mut reciprocal) = (0, 0, 0, 0.0);
@@ -87,14 +87,27 @@ fn evaluate(matcher: &Matcher, name: &str) -> (usize, Vec<String>) {
             }
         }
     }
-    println!(
+    let figures = format!(
         "eval/{name}: {total} cases over {} runbooks, top-1 {top1} ({:.1}%), top-3 {top3} ({:.1}%), MRR@3 {:.3}",
         dirs.len(),
         100.0 * top1 as f64 / total.max(1) as f64,
         100.0 * top3 as f64 / total.max(1) as f64,
         reciprocal / total.max(1) as f64
     );
-    (total, misses)
+    (total, misses, figures)
+}
+
+/// Prints one test's report as one block: the tests run in parallel, and a report written line
+/// by line would interleave with another's.
+fn report(lines: &[String]) {
+    println!("{}", lines.join("\n"));
+}
+
+/// The test split's per-case lines are not printed (eval/README.md): reading the tuning misses
+/// must not show which test cases failed. `LORE_EVAL_SHOW_TEST=1` prints them, for auditing the
+/// labels after a session's tuning is over.
+fn show_test_cases() -> bool {
+    std::env::var_os("LORE_EVAL_SHOW_TEST").is_some()
 }
 
 /// Message forms taken from the software that prints them (`eval/messages/<runbook>.tsv`: the
@@ -125,20 +138,20 @@ fn message_forms_from_their_sources_reach_their_runbook() {
             }
         }
     }
-    println!(
+    let mut out = vec![format!(
         "eval/messages: message forms that reach their runbook: {}",
         pct(found, total)
-    );
-    for miss in &misses {
-        println!("  {miss}");
-    }
+    )];
+    out.extend(misses.iter().map(|m| format!("  {m}")));
+    report(&out);
     assert!(total >= 900 && found * 100 >= total * 80, "{found}/{total}");
 }
 
 /// Cases written with the runbooks: every one must put its runbook in the top 3.
 #[test]
 fn eval_cases_find_their_runbook_in_the_top_3() {
-    let (total, misses) = evaluate(&matcher(), "match");
+    let (total, misses, figures) = evaluate(&matcher(), "match");
+    report(&[figures]);
     assert!(total >= 100, "the evaluation set has {total} cases");
     assert!(
         misses.is_empty(),
@@ -151,11 +164,11 @@ fn eval_cases_find_their_runbook_in_the_top_3() {
 /// must put the runbook of the thread's real resolution in the top 3.
 #[test]
 fn real_public_logs_find_their_runbook() {
-    let (total, misses) = evaluate(&matcher(), "real");
+    let (total, misses, figures) = evaluate(&matcher(), "real");
     // The tuning split: its misses are what to work on next.
-    for miss in &misses {
-        println!("  {miss}");
-    }
+    let mut out = vec![figures];
+    out.extend(misses.iter().map(|m| format!("  {m}")));
+    report(&out);
     assert!(total >= 60, "only {total} real cases");
     assert!(
         misses.len() * 10 <= total,
@@ -172,14 +185,13 @@ fn healthy_logs_raise_nothing_above_info() {
     files.extend(logs(&repo_root().join("eval/real-healthy")));
     assert!(files.len() >= 10, "only {} healthy logs", files.len());
     let alarms = alarms(&matcher, &files);
-    println!(
+    let mut out = vec![format!(
         "eval/healthy: {} logs, {} alarms above info",
         files.len(),
         alarms.len()
-    );
-    for alarm in &alarms {
-        println!("  {alarm}");
-    }
+    )];
+    out.extend(alarms.iter().map(|a| format!("  {a}")));
+    report(&out);
     let unexpected: Vec<&String> = alarms
         .iter()
         .filter(|a| !AMBIGUOUS.iter().any(|(file, _)| a.starts_with(file)))
@@ -227,12 +239,15 @@ fn alarms(matcher: &Matcher, files: &[std::path::PathBuf]) -> Vec<String> {
 #[test]
 fn test_split_is_measured_not_tuned() {
     let matcher = matcher();
-    let (total, misses) = evaluate(&matcher, "real-test");
+    let (total, misses, figures) = evaluate(&matcher, "real-test");
     assert!(total >= 100, "only {total} test cases");
-    println!(
-        "eval/real-test misses (signature tier):\n  {}",
-        misses.join("\n  ")
-    );
+    let mut out = vec![format!("{figures} (measured only)")];
+    if show_test_cases() {
+        out.push(format!(
+            "eval/real-test misses (signature tier):\n  {}",
+            misses.join("\n  ")
+        ));
+    }
     let negatives = logs(&repo_root().join("eval/real-test-healthy"));
     assert!(
         negatives.len() >= 25,
@@ -240,12 +255,15 @@ fn test_split_is_measured_not_tuned() {
         negatives.len()
     );
     let raised = alarms(&matcher, &negatives);
-    println!(
-        "eval/real-test-healthy: {} logs, {} given a cause above info\n  {}",
+    out.push(format!(
+        "eval/real-test-healthy: {} logs, {} given a cause above info",
         negatives.len(),
         raised.len(),
-        raised.join("\n  ")
-    );
+    ));
+    if show_test_cases() {
+        out.extend(raised.iter().map(|r| format!("  {r}")));
+    }
+    report(&out);
     let threads = |folder: &str| -> std::collections::HashSet<String> {
         let mut urls = std::collections::HashSet::new();
         let mut sources = vec![repo_root().join(folder).join("SOURCES.md")];
@@ -393,12 +411,17 @@ fn similar_tier_on_tuning_and_test_splits() {
         negative_alarms(&matcher, &["healthy", "real-healthy"], params);
     let test = tiers(&matcher, "real-test", params);
     let (test_negatives, test_raised) = negative_alarms(&matcher, &["real-test-healthy"], params);
-    println!(
+    let test_lines = if show_test_cases() {
+        format!("\n  {}", test_raised.join("\n  "))
+    } else {
+        String::new()
+    };
+    report(&[format!(
         "similar tier, thresholds {params:?}\n\
          tune (eval/match + eval/real): signatures top-1 {}, top-3 {}; with similar top-1 {}, top-3 {}\n\
          tune negatives (eval/healthy + eval/real-healthy): {} raised\n  {}\n\
-         test (eval/real-test): signatures top-1 {}, top-3 {}; with similar top-1 {}, top-3 {}\n\
-         test negatives (eval/real-test-healthy): {} raised\n  {}",
+         test (eval/real-test, measured only): signatures top-1 {}, top-3 {}; with similar top-1 {}, top-3 {}\n\
+         test negatives (eval/real-test-healthy): {} raised{test_lines}",
         pct(tune.1, tune.0),
         pct(tune.2, tune.0),
         pct(tune.3, tune.0),
@@ -410,8 +433,7 @@ fn similar_tier_on_tuning_and_test_splits() {
         pct(test.3, test.0),
         pct(test.4, test.0),
         pct(test_raised.len(), test_negatives),
-        test_raised.join("\n  "),
-    );
+    )]);
     if std::env::var_os("LORE_TUNE_SIMILAR").is_some() {
         similar_alone_grid();
         if std::env::var_os("LORE_TUNE_HELD_OUT").is_some() {
@@ -732,8 +754,8 @@ fn env_figures(dir: &str) -> EnvFigures {
 
 #[test]
 fn environment_of_real_pastes_on_both_splits() {
-    let report = |name: &str, f: &EnvFigures| {
-        println!(
+    let line = |name: &str, f: &EnvFigures| {
+        format!(
             "{name}: {} pastes; fields right {}/{} ({:.1}%); violations found {}/{}; false violations {}/{} legal",
             f.cases,
             f.right,
@@ -743,22 +765,22 @@ fn environment_of_real_pastes_on_both_splits() {
             f.violations,
             f.false_violations,
             f.legal
-        );
+        )
     };
     let tune = env_figures("env");
-    report("eval/env (tune)", &tune);
-    for miss in &tune.misses {
-        println!("  {miss}");
-    }
+    let mut out = vec![line("eval/env (tune)", &tune)];
+    out.extend(tune.misses.iter().map(|m| format!("  {m}")));
     let test = env_figures("env-test");
-    report("eval/env-test (measured only)", &test);
+    out.push(line("eval/env-test (measured only)", &test));
+    if show_test_cases() {
+        out.extend(test.misses.iter().map(|m| format!("  {m}")));
+    }
     // Output formats taken from the tools that print them (`eval/formats`): readers were
     // written for them, so this is a floor that keeps them, not a measure of unseen pastes.
     let formats = env_figures("formats");
-    report("eval/formats (tool formats, tuned on)", &formats);
-    for miss in &formats.misses {
-        println!("  {miss}");
-    }
+    out.push(line("eval/formats (tool formats, tuned on)", &formats));
+    out.extend(formats.misses.iter().map(|m| format!("  {m}")));
+    report(&out);
     assert!(
         formats.cases >= 100 && formats.right * 100 >= formats.fields * 85,
         "{formats:?}"
@@ -853,19 +875,21 @@ fn doctor_figures(split: &str) -> DoctorFigures {
 
 #[test]
 fn doctor_checks_on_real_pastes_on_both_splits() {
-    let report = |name: &str, f: &DoctorFigures| {
-        println!(
+    let line = |name: &str, f: &DoctorFigures| {
+        format!(
             "{name}: {} bundles; expected checks fired {}/{}; answered (the check, or its runbook as a signature cause) {}/{}; false alarms {}/{} fine inputs",
             f.cases, f.found, f.expected, f.answered, f.expected, f.false_alarms, f.fine
-        );
+        )
     };
     let tune = doctor_figures("tune");
-    report("eval/doctor/tune", &tune);
-    for miss in &tune.misses {
-        println!("  {miss}");
-    }
+    let mut out = vec![line("eval/doctor/tune", &tune)];
+    out.extend(tune.misses.iter().map(|m| format!("  {m}")));
     let test = doctor_figures("test");
-    report("eval/doctor/test (measured only)", &test);
+    out.push(line("eval/doctor/test (measured only)", &test));
+    if show_test_cases() {
+        out.extend(test.misses.iter().map(|m| format!("  {m}")));
+    }
+    report(&out);
     assert!(tune.cases >= 5 && test.cases >= 3, "{tune:?} {test:?}");
 }
 
