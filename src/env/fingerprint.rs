@@ -1079,6 +1079,48 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // Python's release in a sentence ("Python 3.11.3 on Ubuntu"), used only when nothing else
         // names it.
         rule(r"\bPython (?P<v>3\.\d{1,2}\.\d{1,2})\b", "python_text", "text"),
+        // Versions named in a sentence or a loose list, in English or Chinese ("cuda版本为11.2,
+        // cudnn版本为8.2.0", "installed Cuda Toolkit 11.2.1 and cuDNN v8.1.1.33", "cuda 9.2
+        // nvidia driver: 396.26"): each used only when nothing else names its field (see
+        // `derive`). nvidia-smi's capitalised "CUDA Version" is the driver's, not a toolkit, and
+        // a driver needs its full version (a branch, `driver 455`, compares below its releases).
+        rule(
+            r"(?:^|[\s(,;:]|（|，|、|；|：)(?i:cuda)(?:\s*(?i:toolkit))?\s*(?:版本|version|ver\.?)?\s*(?:为|是|is|was|=|:|：)?\s*v?(?P<v>\d{1,2}\.\d(?:\.\d{1,3})?)(?:[^\w.]|\.(?:\s|$)|$)",
+            "cuda_text",
+            "text",
+        ),
+        rule(
+            r"(?i)(?:^|[\s(,;:]|（|，|、|；|：)cudnn\s*(?:版本|version|ver\.?)?\s*(?:为|是|is|was|=|:|：)?\s*v?(?P<v>\d\.\d+(?:\.\d+){0,2})(?:[^\w.]|\.(?:\s|$)|$)",
+            "cudnn_text",
+            "text",
+        ),
+        rule(
+            r"(?i)(?:nvidia\s*)?(?:driver|驱动)\s*(?:版本|version)?\s*(?:为|是|is|was|=|:|：)?\s*v?(?P<v>\d{3}\.\d{2,3}(?:\.\d{2,3})?)(?:[^\w.]|\.(?:\s|$)|$)",
+            "driver_text",
+            "text",
+        ),
+        rule(
+            r"(?:飞桨|飞浆|(?i:\bpaddle(?:paddle)?(?:-gpu)?))\s*(?:版本|(?i:version))?\s*(?:为|是|is|==?|:|：)?\s*v?(?P<v>[0-3]\.\d+(?:\.\d+)?)(?:[^\w.]|\.(?:\s|$)|$)",
+            "paddle_text",
+            "text",
+        ),
+        rule(
+            r"(?i)\btensorflow(?:-gpu)?\s*(?:版本|version)?\s*(?:为|是|is|==?|:|：)?\s*v?(?P<v>[12]\.\d+(?:\.\d+)?)(?:[^\w.]|\.(?:\s|$)|$)",
+            "tensorflow_text",
+            "text",
+        ),
+        // A build named with its CUDA (`paddle-gpu2.3.0+cuda10.2`).
+        rule(
+            r"(?i)\d\+cuda(?P<v>\d{1,2}\.\d)\b",
+            "cuda_runtime_text",
+            "text",
+        ),
+        // An Ubuntu release written without its space (`ubuntu18.04`).
+        rule(
+            r"(?i)\b(?P<v>ubuntu\d{2}\.(?:04|10))\b",
+            "os_text",
+            "text",
+        ),
         // /proc/version and the first line of dmesg: `Linux version 5.4.91-microsoft-standard-WSL2
         // (oe-user@oe-host) (gcc ...`.
         rule(
@@ -1775,6 +1817,8 @@ fn reading(field: &'static str, v: &str) -> Option<(&'static str, String)> {
     Some(match field {
         "torch" => ("framework", format!("torch {}", v)),
         "torch_text" => ("framework_text", format!("torch {}", v)),
+        "paddle_text" => ("framework_text", format!("paddlepaddle {}", v)),
+        "tensorflow_text" => ("framework_text", format!("tensorflow {}", v)),
         "cc_sm" => ("cc", last_digit_minor(v)),
         "cuda_compat_dashed" => ("cuda_compat", v.replace('-', ".")),
         "cudnn_built_tuple" => ("cudnn_built", v.replace(", ", ".")),
@@ -2035,6 +2079,8 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             " on  |",
             " off  |",
             "版本",
+            "飞桨",
+            "飞浆",
             "cudnn",
             "paddle",
             "yolov",
@@ -2628,6 +2674,8 @@ impl Fingerprint {
     /// Takes out the reading kept under `from`, and keeps it as `field` when nothing else gave
     /// `field`.
     fn fall_back(&mut self, from: &str, field: &str) {
+        // Two sentences naming two values are not two tools disagreeing.
+        self.conflicts.retain(|c| c.field != from);
         if let Some(kept) = self.fields.remove(from)
             && self.get(field).is_none()
         {
@@ -2669,6 +2717,10 @@ impl Fingerprint {
         // What a sentence names counts only when nothing else names it.
         self.fall_back("os_text", "os");
         self.fall_back("python_text", "python");
+        self.fall_back("cuda_text", "cuda_toolkit");
+        self.fall_back("cuda_runtime_text", "cuda_runtime");
+        self.fall_back("cudnn_text", "cudnn");
+        self.fall_back("driver_text", "driver");
         // /etc/os-release's NAME and VERSION stand for its PRETTY_NAME when that is not shown.
         let (name, version) = (
             self.fields.remove("os_name"),
@@ -3572,6 +3624,54 @@ mod tests {
                 "cuda_toolkit",
                 "12.9",
             ),
+            // Sentences and loose lists, read when nothing else names the field.
+            (
+                "cuda版本为11.2，cudnn版本为8.2.0，飞浆版本为2.0.1\n",
+                "cuda_toolkit",
+                "11.2",
+            ),
+            (
+                "cuda版本为11.2，cudnn版本为8.2.0，飞浆版本为2.0.1\n",
+                "cudnn",
+                "8.2.0",
+            ),
+            (
+                "cuda版本为11.2，cudnn版本为8.2.0，飞浆版本为2.0.1\n",
+                "framework",
+                "paddlepaddle 2.0.1",
+            ),
+            (
+                "I've installed Nvidia Cuda Toolkit 11.2.1 and cuDNN v8.1.1.33.\n",
+                "cuda_toolkit",
+                "11.2.1",
+            ),
+            (
+                "I've installed Nvidia Cuda Toolkit 11.2.1 and cuDNN v8.1.1.33.\n",
+                "cudnn",
+                "8.1.1.33",
+            ),
+            (
+                "环境： cuda 9.2 nvidia driver: 396.26\n",
+                "driver",
+                "396.26",
+            ),
+            (
+                "环境： cuda 9.2 nvidia driver: 396.26\n",
+                "cuda_toolkit",
+                "9.2",
+            ),
+            ("tensorflow 1.9.0 works\n", "framework", "tensorflow 1.9.0"),
+            (
+                "安装了paddle-gpu2.3.0+cuda10.2版本\n",
+                "framework",
+                "paddlepaddle 2.3.0",
+            ),
+            (
+                "安装了paddle-gpu2.3.0+cuda10.2版本\n",
+                "cuda_runtime",
+                "10.2",
+            ),
+            ("在ubuntu18.04上运行\n", "os", "ubuntu18.04"),
             (
                 "PyTorch (11.8). Please make sure to use the same CUDA versions.\n",
                 "cuda_runtime",

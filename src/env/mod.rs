@@ -342,7 +342,15 @@ pub fn assess(
             .iter()
             .any(|f| f.rule == "container-cuda-requirement" && f.level == Level::Violation)
     {
-        let judged_ok = minimum_driver(Level::Ok);
+        // A toolkit a person named in a sentence ("Cuda 11.7") is what they think is installed,
+        // not the CUDA the failing program carries: its driver being enough says nothing
+        // against the program's own word.
+        let toolkit_from_text = fp.get("cuda_toolkit").is_some_and(|t| t.source == "text");
+        let judged_ok = findings.iter().any(|f| {
+            f.rule.ends_with("minimum-driver")
+                && f.level == Level::Ok
+                && !(toolkit_from_text && f.rule == "cuda-toolkit-minimum-driver")
+        });
         // A driver the program reached: its version, or the CUDA it supports as PyTorch prints it
         // ("found version 12080").
         let known = driver.or(module).or_else(|| fp.get("driver_cuda"));
