@@ -752,6 +752,25 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         rule(r"^vLLM Version\s*:\s*{V}", "vllm", "vLLM collect_env"),
         rule(r"\bvLLM API server version {V}", "vllm", "vLLM"),
+        // Unsloth's banner: `Torch: 2.5.1+cu124. CUDA: 6.1. CUDA Toolkit: 12.4. Triton: 3.1.0`
+        // (older: `Pytorch: 2.1.0+cu121. CUDA = 8.0. CUDA Toolkit = 12.1.`), where "CUDA" is
+        // the GPU's compute capability and "CUDA Toolkit" torch.version.cuda; its first line
+        // names vLLM when it is installed (`Transformers: 4.49.0. vLLM: 0.7.3.`).
+        rule(
+            r"(?i:torch): \S+\. CUDA(?::| =) (?P<v>\d{1,2}\.\d)\. CUDA Toolkit",
+            "cc",
+            "Unsloth banner",
+        ),
+        rule(
+            r"\. CUDA Toolkit(?::| =) {V}\.",
+            "cuda_runtime",
+            "Unsloth banner",
+        ),
+        rule(
+            r"\bUnsloth [\w.]+: Fast \w+ patching\. Transformers: [\w.]+\. vLLM: {V}",
+            "vllm",
+            "Unsloth banner",
+        ),
         rule(r"\bvllm/vllm-openai:v{V}", "vllm", "image tag"),
         rule(r"\bollama version is {V}", "ollama", "ollama -v"),
         rule(r#"msg="Listening on \S+ \(version {V}\)"#, "ollama", "Ollama"),
@@ -1085,7 +1104,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // `derive`). nvidia-smi's capitalised "CUDA Version" is the driver's, not a toolkit, and
         // a driver needs its full version (a branch, `driver 455`, compares below its releases).
         rule(
-            r"(?:^|[\s(,;:]|（|，|、|；|：)(?i:cuda)(?:\s*(?i:toolkit))?\s*(?:版本|version|ver\.?)?\s*(?:为|是|is|was|=|:|：)?\s*v?(?P<v>\d{1,2}\.\d(?:\.\d{1,3})?)(?:[^\w.]|\.(?:\s|$)|$)",
+            r"(?:^|[\s(,;:]|（|，|、|；|：)(?i:cuda)(?:\s*(?i:toolkit))?\s*(?:版本|version|ver\.?)?\s*(?:为|是|is|was|=|:|：)?\s*v?(?P<v>(?:7\.[05]|8\.0|9\.[012]|10\.[012]|11\.[0-8]|1[23]\.\d)(?:\.\d{1,3})?)(?:[^\w.]|\.(?:\s|$)|$)",
             "cuda_text",
             "text",
         ),
@@ -2717,6 +2736,13 @@ impl Fingerprint {
         // What a sentence names counts only when nothing else names it.
         self.fall_back("os_text", "os");
         self.fall_back("python_text", "python");
+        // A CUDA in a line a tool's reader already took as the build's (Unsloth's "CUDA
+        // Toolkit: 12.4" is torch.version.cuda) is not a second, installed toolkit.
+        if let (Some(text), Some(runtime)) = (self.get("cuda_text"), self.get("cuda_runtime"))
+            && text.line == runtime.line
+        {
+            self.fields.remove("cuda_text");
+        }
         self.fall_back("cuda_text", "cuda_toolkit");
         self.fall_back("cuda_runtime_text", "cuda_runtime");
         self.fall_back("cudnn_text", "cudnn");
@@ -3672,6 +3698,21 @@ mod tests {
                 "10.2",
             ),
             ("在ubuntu18.04上运行\n", "os", "ubuntu18.04"),
+            (
+                "O^O/ \\_/ \\    Torch: 2.5.1+cu124. CUDA: 6.1. CUDA Toolkit: 12.4. Triton: 3.1.0\n",
+                "cc",
+                "6.1",
+            ),
+            (
+                "O^O/ \\_/ \\    Torch: 2.5.1+cu124. CUDA: 6.1. CUDA Toolkit: 12.4. Triton: 3.1.0\n",
+                "cuda_runtime",
+                "12.4",
+            ),
+            (
+                "==((====))==  Unsloth 2025.3.9: Fast Qwen2 patching. Transformers: 4.49.0. vLLM: 0.7.3.\n",
+                "vllm",
+                "0.7.3",
+            ),
             (
                 "PyTorch (11.8). Please make sure to use the same CUDA versions.\n",
                 "cuda_runtime",
