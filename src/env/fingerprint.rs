@@ -293,6 +293,26 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "nvidia-smi",
         ),
         rule(r"^\s*Driver Version\s+:\s*{V}", "driver", "nvidia-smi -q"),
+        // nvidia-smi from R610 names the kernel-mode driver and the CUDA of the user-mode driver:
+        // `NVIDIA-SMI 610.43.03  KMD Version: 610.43.03  CUDA UMD Version: 13.3`.
+        rule(
+            r"\bKMD Version:\s*(?P<v>[1-9]\d{2}\.\d+(?:\.\d+)*)",
+            "driver",
+            "nvidia-smi",
+        ),
+        rule(r"\bCUDA UMD Version:\s*{V}", "driver_cuda", "nvidia-smi"),
+        // hashcat -I's backend header names the CUDA the driver supports: `CUDA API (CUDA 13.0)`.
+        rule(r"^CUDA API \(CUDA {V}\)", "driver_cuda", "hashcat"),
+        // faceswap's System Information block (`gpu_cuda: 9.1`: the CUDA it found installed).
+        rule(r"^gpu_cuda:\s+{V}", "cuda_toolkit", "faceswap sysinfo"),
+        rule(r"^py_version:\s+{V}", "python", "faceswap sysinfo"),
+        // text-embeddings-inference refusing a GPU its kernels were not built for: `Runtime compute
+        // cap 70 is not compatible with compile time compute cap 80`.
+        rule(
+            r"Runtime compute cap (?P<v>\d{2,3}) is not compatible with compile time compute cap",
+            "cc_sm",
+            "text-embeddings-inference",
+        ),
         // (A list may say where it read it: `CUDA Version (nvidia-smi): 13.0`.)
         rule(
             r"CUDA Version(?: \(nvidia-smi\))?:\s*{V}",
@@ -2098,6 +2118,11 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             " on  |",
             " off  |",
             "版本",
+            "kmd version",
+            "cuda api",
+            "gpu_cuda",
+            "py_version",
+            "compute cap",
             "飞桨",
             "飞浆",
             "cudnn",
@@ -2187,6 +2212,11 @@ const STATEMENTS: &[(&str, &str, &str)] = &[
         "CUDA_ERROR_NO_BINARY_FOR_GPU",
         "arch_refused",
         "CUDA driver",
+    ),
+    (
+        "is not compatible with compile time compute cap",
+        "arch_refused",
+        "text-embeddings-inference",
     ),
     // PyTorch's older warning (torch/cuda/__init__.py's `old_gpu_warn`) for a GPU below the
     // build's lowest architecture.
@@ -3698,6 +3728,24 @@ mod tests {
                 "10.2",
             ),
             ("在ubuntu18.04上运行\n", "os", "ubuntu18.04"),
+            (
+                "| NVIDIA-SMI 610.43.03              KMD Version: 610.43.03     CUDA UMD Version: 13.3     |\n",
+                "driver_cuda",
+                "13.3",
+            ),
+            (
+                "| NVIDIA-SMI 610.43.03              KMD Version: 610.43.03     CUDA UMD Version: 13.3     |\n",
+                "driver",
+                "610.43.03",
+            ),
+            ("CUDA API (CUDA 13.0)\n", "driver_cuda", "13.0"),
+            ("gpu_cuda:          9.1\n", "cuda_toolkit", "9.1"),
+            ("py_version:        3.6.8\n", "python", "3.6.8"),
+            (
+                "    Could not start backend: Runtime compute cap 70 is not compatible with compile time compute cap 80\n",
+                "cc",
+                "7.0",
+            ),
             (
                 "O^O/ \\_/ \\    Torch: 2.5.1+cu124. CUDA: 6.1. CUDA Toolkit: 12.4. Triton: 3.1.0\n",
                 "cc",
