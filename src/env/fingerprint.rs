@@ -301,6 +301,25 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "nvidia-smi",
         ),
         rule(r"\bCUDA UMD Version:\s*{V}", "driver_cuda", "nvidia-smi"),
+        // TensorRT's issue template: `**TensorRT Version**: 8.6.1.6`, `**GPU Type**: RTX4070`, and
+        // its `**CUDA Version**: 11.3` (the toolkit in use, where nvidia-smi's line of the same
+        // words is the driver's; see `derive`), written also as the installer's name
+        // (`cuda_11.0.2_451.48_win10`).
+        rule(
+            r"(?i)^\W*TensorRT Version\W*[:：]\s*v?{V}",
+            "tensorrt",
+            "TensorRT issue template",
+        ),
+        rule(
+            r"(?i)^\W*GPU Type\W*[:：]\s*(?:NVIDIA )?(?P<v>(?:GeForce |Quadro |Tesla |TITAN )?(?:RTX|GTX|GT|[A-Z])?\s?\d{2,4}\w*(?: ?Ti| ?SUPER)?)\s*$",
+            "gpu",
+            "TensorRT issue template",
+        ),
+        rule(
+            r"(?i)^\W*CUDA Version\W*[:：]\s*(?:cuda_)?{V}",
+            "cuda_template",
+            "TensorRT issue template",
+        ),
         // hashcat -I's backend header names the CUDA the driver supports: `CUDA API (CUDA 13.0)`.
         rule(r"^CUDA API \(CUDA {V}\)", "driver_cuda", "hashcat"),
         // faceswap's System Information block (`gpu_cuda: 9.1`: the CUDA it found installed).
@@ -2119,6 +2138,8 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             " off  |",
             "版本",
             "kmd version",
+            "tensorrt version",
+            "gpu type",
             "cuda api",
             "gpu_cuda",
             "py_version",
@@ -2766,6 +2787,27 @@ impl Fingerprint {
         // What a sentence names counts only when nothing else names it.
         self.fall_back("os_text", "os");
         self.fall_back("python_text", "python");
+        // In TensorRT's template, "CUDA Version" is the toolkit in use; elsewhere the same words
+        // alone on a line are read as nvidia-smi's.
+        if let Some(template) = self.fields.remove("cuda_template")
+            && self.get("tensorrt").is_some()
+        {
+            if self
+                .get("driver_cuda")
+                .is_some_and(|d| d.line == template.line)
+            {
+                self.fields.remove("driver_cuda");
+                self.conflicts.retain(|c| c.field != "driver_cuda");
+            }
+            if self.get("cuda_toolkit").is_none() {
+                self.add(
+                    "cuda_toolkit",
+                    &template.value,
+                    template.line,
+                    template.source,
+                );
+            }
+        }
         // A CUDA in a line a tool's reader already took as the build's (Unsloth's "CUDA
         // Toolkit: 12.4" is torch.version.cuda) is not a second, installed toolkit.
         if let (Some(text), Some(runtime)) = (self.get("cuda_text"), self.get("cuda_runtime"))
@@ -3739,6 +3781,9 @@ mod tests {
                 "610.43.03",
             ),
             ("CUDA API (CUDA 13.0)\n", "driver_cuda", "13.0"),
+            ("**TensorRT Version**: 7.1.3.4\n", "tensorrt", "7.1.3.4"),
+            ("GPU Type: RTX4070\n", "gpu", "RTX4070"),
+            ("**GPU Type**: 3080\n", "gpu", "3080"),
             ("gpu_cuda:          9.1\n", "cuda_toolkit", "9.1"),
             ("py_version:        3.6.8\n", "python", "3.6.8"),
             (
@@ -4296,6 +4341,21 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         assert_eq!(platform.get("kernel").unwrap().value, "6.1.134-1.el8.jane3");
         let lspci = of(b"01:00.0 VGA compatible controller [0300]: NVIDIA Corporation GA102 [GeForce RTX 3080] [10de:2206]\n");
         assert_eq!(lspci.get("gpu").unwrap().value, "GeForce RTX 3080");
+    }
+
+    #[test]
+    fn tensorrt_template_cuda_is_the_toolkit() {
+        let trt = of(
+            b"**TensorRT Version**: 7.1.3.4\n**GPU Type**: 3080\n**Nvidia Driver Version**: 456.38\n**CUDA Version**: 11.0\n**CUDNN Version**: 8.0\n",
+        );
+        assert_eq!(trt.get("cuda_toolkit").unwrap().value, "11.0");
+        assert!(trt.get("driver_cuda").is_none());
+        let installer = of(b"TensorRT Version: 7.2.3.4\nCUDA Version: cuda_11.0.2_451.48_win10\n");
+        assert_eq!(installer.get("cuda_toolkit").unwrap().value, "11.0.2");
+        // Without the template, the same words are nvidia-smi's.
+        let smi = of(b"Driver Version: 535.104.05\nCUDA Version: 12.2\n");
+        assert_eq!(smi.get("driver_cuda").unwrap().value, "12.2");
+        assert!(smi.get("cuda_toolkit").is_none());
     }
 
     #[test]
