@@ -55,6 +55,10 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
         );
         state.git_commit = true;
     }
+    // The first paste must not wait for the regexes to compile (about 60 ms for the shipped
+    // library): compile them while the server starts listening.
+    state.warm = true;
+    state.warm_in_background();
     let snapshot = state.snapshot();
     let problems = snapshot.library.error_count();
     if problems > 0 {

@@ -35,6 +35,20 @@ impl Snapshot {
         ))
     }
 
+    /// Compiles now what the first paste would otherwise wait for: every signature's regex, the
+    /// line-prefix and environment readers, and the literal automaton. A long-running server
+    /// calls this on another thread after each load; each piece is kept once built, so a
+    /// request that arrives meanwhile only waits for the pieces it needs.
+    pub fn warm(&self) {
+        crate::signature::warm_up();
+        crate::env::fingerprint::warm();
+        let _ = self.matcher.engine.compile_all();
+        let _ = self.matcher.match_bytes(
+            b"NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n",
+            None,
+        );
+    }
+
     fn from_library(library: Library, previous: Option<&Snapshot>) -> Snapshot {
         let matcher = library.matcher();
         // Pages show each runbook's incidents: work the links out once, not per request.
@@ -93,6 +107,8 @@ pub struct AppState {
     /// One reload at a time, so a later one always starts from the earlier one's result.
     reloading: Arc<Mutex<()>>,
     pub search: Arc<SearchIndex>,
+    /// Warm each new snapshot on another thread (`lore serve`; see [`Snapshot::warm`]).
+    pub warm: bool,
 }
 
 impl AppState {
@@ -117,7 +133,14 @@ impl AppState {
             snapshot: Arc::new(RwLock::new(Arc::new(snapshot))),
             reloading: Arc::new(Mutex::new(())),
             search: Arc::new(search),
+            warm: false,
         }
+    }
+
+    /// Warms the current snapshot on another thread.
+    pub fn warm_in_background(&self) {
+        let snapshot = self.snapshot();
+        std::thread::spawn(move || snapshot.warm());
     }
 
     pub fn snapshot(&self) -> Arc<Snapshot> {
@@ -141,6 +164,9 @@ impl AppState {
             tracing::warn!(error = %e, "the search index was not updated");
         }
         *self.snapshot.write().expect("not poisoned") = Arc::new(snapshot);
+        if self.warm {
+            self.warm_in_background();
+        }
         Ok(read)
     }
 }
