@@ -943,8 +943,10 @@ fn named_captures(regex: &regex::Regex, caps: &regex::Captures<'_>) -> Vec<(Stri
 /// Failure Occurred : No`) and its bare section headers (`    ECC Errors`): a healthy report's lines.
 /// And NCCL's own INFO lines about its network plugin (`NCCL INFO NET/Plugin : Plugin load
 /// (libnccl-net.so) returned 2 : libnccl-net.so: cannot open shared object file`): without a
-/// plugin NCCL uses its internal transport, as the same line says.
-const BENIGN: &str = r"(?-u)(?i)^\s*[a-z][\w /().-]*?\s:\s+(?:0|no|none|n/a|disabled)\s*$|^\s+[a-z][a-z ]*errors?\s*$|\b(?:0|no|zero) (?:errors?|failures?)\b|\berrors?[:=] ?0\b|\bfail-?over\b|\bfailsafe\b|error[_ ]?(?:count|rate|handling|reporting|injection)\b|\bNCCL INFO NET/Plugin\b";
+/// plugin NCCL uses its internal transport, as the same line says. And PyTorch's `collect_env`
+/// answering an item it has no tool for (`CUDA runtime version: Could not collect`): a report's
+/// line, which `lore env` reads as a missing value.
+const BENIGN: &str = r"(?-u)(?i)^\s*[a-z][\w /().-]*?\s:\s+(?:0|no|none|n/a|disabled)\s*$|^\s+[a-z][a-z ]*errors?\s*$|\b(?:0|no|zero) (?:errors?|failures?)\b|\berrors?[:=] ?0\b|\bfail-?over\b|\bfailsafe\b|error[_ ]?(?:count|rate|handling|reporting|injection)\b|\bNCCL INFO NET/Plugin\b|^\s*[a-z][\w /().-]*?:\s*could not collect\s*$";
 
 /// The driver's harmless lines, as it prints them: part of [`BENIGN`] (matched ignoring case
 /// there), and looked for as they are first, several times quicker than the regex on the logs
