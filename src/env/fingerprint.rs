@@ -1383,6 +1383,23 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "arch_refused",
             "Paddle",
         ),
+        // Its later wording: `Mismatched GPU Architecture: The installed PaddlePaddle package was
+        // compiled for 75 80 86 89 ,but your current GPU is 120`.
+        rule(
+            r"PaddlePaddle package was compiled for (?P<v>\d{2,3}(?: \d{2,3})*)\s*,\s*but your current GPU is",
+            "paddle_arch",
+            "Paddle",
+        ),
+        rule(
+            r"PaddlePaddle package was compiled for [\d ]+,\s*but your current GPU is (?P<v>\d{2,3})\b",
+            "cc_sm",
+            "Paddle",
+        ),
+        rule(
+            r"(?P<v>Mismatched GPU Architecture): The installed PaddlePaddle package",
+            "arch_refused",
+            "Paddle",
+        ),
         // The driver ignoring a GPU only a legacy branch supports (`NVRM: ... supported through
         // the NVIDIA 470.xx Legacy drivers.`), the branch kept as the value.
         rule(
@@ -2138,6 +2155,8 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             " off  |",
             "版本",
             "kmd version",
+            "insufficientdriver",
+            "paddlepaddle package",
             "tensorrt version",
             "gpu type",
             "cuda api",
@@ -2209,6 +2228,9 @@ const STATEMENTS: &[(&str, &str, &str)] = &[
         "driver_insufficient",
         "PyTorch",
     ),
+    // The runtime's error 35 by its name (cudaErrorInsufficientDriver), as bindings print it
+    // (`CUDAError InsufficientDriver`).
+    ("InsufficientDriver", "driver_insufficient", "CUDA runtime"),
     // A forward-compatibility libcuda (cuda-compat) in use where it may not be: errors 804
     // (cudaErrorCompatNotSupportedOnDevice) and 803 (cudaErrorSystemDriverMismatch).
     (
@@ -3781,6 +3803,16 @@ mod tests {
                 "610.43.03",
             ),
             ("CUDA API (CUDA 13.0)\n", "driver_cuda", "13.0"),
+            (
+                "E0628 11:38:05.609311 27896 gpu_resources.cc:98] Mismatched GPU Architecture: The installed PaddlePaddle package was compiled for 75 80 86 89 ,but your current GPU is 120 Solution: Install the correct wheel package\n",
+                "cc",
+                "12.0",
+            ),
+            (
+                "E0628 11:38:05.609311 27896 gpu_resources.cc:98] Mismatched GPU Architecture: The installed PaddlePaddle package was compiled for 75 80 86 89 ,but your current GPU is 120 Solution: Install the correct wheel package\n",
+                "arch_list",
+                "sm_75 sm_80 sm_86 sm_89",
+            ),
             ("**TensorRT Version**: 7.1.3.4\n", "tensorrt", "7.1.3.4"),
             ("GPU Type: RTX4070\n", "gpu", "RTX4070"),
             ("**GPU Type**: 3080\n", "gpu", "3080"),
