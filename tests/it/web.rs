@@ -512,3 +512,30 @@ fn refuses_a_public_address_without_protection() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("LORE_TOKEN"));
 }
+
+/// `lore serve` warms each snapshot: afterwards every signature's regex is compiled, and a
+/// paste is answered as before.
+#[test]
+fn a_warmed_snapshot_has_every_regex_compiled_and_answers_the_same() {
+    let root = good_root();
+    let state = state(&root);
+    let snapshot = state.snapshot();
+    let paste = b"NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen off the bus.\n";
+    let before: Vec<String> = snapshot
+        .matcher
+        .match_bytes(paste, None)
+        .causes
+        .iter()
+        .map(|c| c.runbook.clone())
+        .collect();
+    snapshot.warm();
+    assert!(snapshot.matcher.engine.sigs.iter().all(|s| s.compiled()));
+    let after: Vec<String> = snapshot
+        .matcher
+        .match_bytes(paste, None)
+        .causes
+        .iter()
+        .map(|c| c.runbook.clone())
+        .collect();
+    assert_eq!(before, after);
+}
