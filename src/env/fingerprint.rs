@@ -325,6 +325,11 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // faceswap's System Information block (`gpu_cuda: 9.1`: the CUDA it found installed).
         rule(r"^gpu_cuda:\s+{V}", "cuda_toolkit", "faceswap sysinfo"),
         rule(r"^py_version:\s+{V}", "python", "faceswap sysinfo"),
+        rule(
+            r"^gpu_devices:\s+GPU_0: (?:NVIDIA )?(?P<v>[^,]*?[A-Za-z0-9)])\s*(?:,|$)",
+            "gpu",
+            "faceswap sysinfo",
+        ),
         // text-embeddings-inference refusing a GPU its kernels were not built for: `Runtime compute
         // cap 70 is not compatible with compile time compute cap 80`.
         rule(
@@ -2162,6 +2167,7 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "cuda api",
             "gpu_cuda",
             "py_version",
+            "gpu_devices",
             "compute cap",
             "飞桨",
             "飞浆",
@@ -3818,6 +3824,11 @@ mod tests {
             ("**GPU Type**: 3080\n", "gpu", "3080"),
             ("gpu_cuda:          9.1\n", "cuda_toolkit", "9.1"),
             ("py_version:        3.6.8\n", "python", "3.6.8"),
+            (
+                "gpu_devices:       GPU_0: GeForce GTX 1060 6GB\n",
+                "gpu",
+                "GeForce GTX 1060 6GB",
+            ),
             (
                 "    Could not start backend: Runtime compute cap 70 is not compatible with compile time compute cap 80\n",
                 "cc",

@@ -64,6 +64,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0x2bd8930cd52d60fe, Some(&[b"cudnn:"])),
     (0x2c563ef1128c0bfb, Some(&[b"nvidia-container-cli version"])),
     (0x2d6fe97ce114d75f, Some(&[b"msg=\"listening on "])),
+    (0x2db56cb6233c0579, Some(&[b"gpu_devices:"])),
     (0x2e304ba66a1817cc, Some(&[b"driver"])),
     (0x2f29774f6374b24e, Some(&[b"\"nvidia_driver_version\":"])),
     (0x3060333ce11bfaca, Some(&[b", but this kernel module has"])),
