@@ -521,21 +521,13 @@ fn a_warmed_snapshot_has_every_regex_compiled_and_answers_the_same() {
     let state = state(&root);
     let snapshot = state.snapshot();
     let paste = b"NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen off the bus.\n";
-    let before: Vec<String> = snapshot
-        .matcher
-        .match_bytes(paste, None)
-        .causes
-        .iter()
-        .map(|c| c.runbook.clone())
-        .collect();
+    let causes = || -> Vec<String> {
+        let report = snapshot.matcher.match_bytes(paste, None);
+        report.causes.iter().map(|c| c.runbook.clone()).collect()
+    };
+    let before = causes();
     snapshot.warm();
     assert!(snapshot.matcher.engine.sigs.iter().all(|s| s.compiled()));
-    let after: Vec<String> = snapshot
-        .matcher
-        .match_bytes(paste, None)
-        .causes
-        .iter()
-        .map(|c| c.runbook.clone())
-        .collect();
+    let after = causes();
     assert_eq!(before, after);
 }
