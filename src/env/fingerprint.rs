@@ -2310,9 +2310,15 @@ const FORM_HEADINGS: &[(&str, &str, &str)] = &[
     // MXNet's diagnose.py: `Version      : 1.1.0` under its section's heading.
     ("----------MXNet Info-----------", "mxnet", "diagnose.py"),
 ];
-/// What a later line's answer may start with: its key (`version: 1.3.1`, `Version      : 1.1.0`).
-static ANSWER_KEY: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(?i:version)\s*:\s*").expect("valid"));
+/// A later line's answer without the key it may start with (`version: 1.3.1`, `Version      :
+/// 1.1.0`).
+fn without_version_key(answer: &str) -> &str {
+    answer
+        .get(..7)
+        .filter(|key| key.eq_ignore_ascii_case("version"))
+        .and_then(|_| answer[7..].trim_start().strip_prefix(':'))
+        .map_or(answer, str::trim_start)
+}
 /// A list item naming the OS: a bullet, the key (bold or not), its answer.
 static OS_ITEM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -2454,8 +2460,8 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             }
             // A tool's answer may name what it is (`version: 1.3.1`).
             let answer = raw.trim();
-            let answer = ANSWER_KEY.replace(answer, "");
-            if let Some(v) = LONE_VERSION.captures(&answer).and_then(|c| c.name("v")) {
+            let answer = without_version_key(answer);
+            if let Some(v) = LONE_VERSION.captures(answer).and_then(|c| c.name("v")) {
                 // A kernel release is kept whole (`6.12.65-1-lts`), a driver without its
                 // package revision (`590.48.01-2`).
                 let read = match field {
@@ -2772,13 +2778,18 @@ impl Fingerprint {
     /// Takes out the reading kept under `from`, and keeps it as `field` when nothing else gave
     /// `field`.
     fn fall_back(&mut self, from: &str, field: &str) {
-        // Two sentences naming two values are not two tools disagreeing.
-        self.conflicts.retain(|c| c.field != from);
-        if let Some(kept) = self.fields.remove(from)
+        if let Some(kept) = self.take(from)
             && self.get(field).is_none()
         {
             self.add(field, &kept.value, kept.line, kept.source);
         }
+    }
+
+    /// Takes a reading out, with any disagreement recorded about it: two sentences naming two
+    /// values, or a reading found to be another field's, are not two tools disagreeing.
+    fn take(&mut self, field: &str) -> Option<Field> {
+        self.conflicts.retain(|c| c.field != field);
+        self.fields.remove(field)
     }
 
     fn derive(&mut self) {
@@ -2817,31 +2828,21 @@ impl Fingerprint {
         self.fall_back("python_text", "python");
         // In TensorRT's template, "CUDA Version" is the toolkit in use; elsewhere the same words
         // alone on a line are read as nvidia-smi's.
-        if let Some(template) = self.fields.remove("cuda_template")
-            && self.get("tensorrt").is_some()
-        {
-            if self
-                .get("driver_cuda")
-                .is_some_and(|d| d.line == template.line)
-            {
-                self.fields.remove("driver_cuda");
-                self.conflicts.retain(|c| c.field != "driver_cuda");
-            }
-            if self.get("cuda_toolkit").is_none() {
-                self.add(
-                    "cuda_toolkit",
-                    &template.value,
-                    template.line,
-                    template.source,
-                );
-            }
+        let same_line = |fp: &Fingerprint, a: &str, b: &str| {
+            fp.get(a)
+                .zip(fp.get(b))
+                .is_some_and(|(a, b)| a.line == b.line)
+        };
+        if self.get("tensorrt").is_none() {
+            self.take("cuda_template");
+        } else if same_line(self, "cuda_template", "driver_cuda") {
+            self.take("driver_cuda");
         }
+        self.fall_back("cuda_template", "cuda_toolkit");
         // A CUDA in a line a tool's reader already took as the build's (Unsloth's "CUDA
         // Toolkit: 12.4" is torch.version.cuda) is not a second, installed toolkit.
-        if let (Some(text), Some(runtime)) = (self.get("cuda_text"), self.get("cuda_runtime"))
-            && text.line == runtime.line
-        {
-            self.fields.remove("cuda_text");
+        if same_line(self, "cuda_text", "cuda_runtime") {
+            self.take("cuda_text");
         }
         self.fall_back("cuda_text", "cuda_toolkit");
         self.fall_back("cuda_runtime_text", "cuda_runtime");

@@ -42,7 +42,11 @@ impl Snapshot {
     pub fn warm(&self) {
         crate::signature::warm_up();
         crate::env::fingerprint::warm();
-        let _ = self.matcher.engine.compile_all();
+        // Each signature's own compile-once cell: those a request or the incident links
+        // compiled already are not compiled again.
+        for sig in &self.matcher.engine.sigs {
+            sig.regex();
+        }
         let _ = self.matcher.match_bytes(
             b"NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n",
             None,
