@@ -62,6 +62,8 @@ pub enum RuleKind {
     BadPair,
     /// The `of` field's branch (the row's key) is supported until the end of the row's `ended`
     /// month (`2026-06`); after it the branch gets no more fixes. Judged against today's date.
+    /// `by 2026-11` says the branch had ended by then though no source gives the month, so a
+    /// finding never states a date nobody published.
     EndOfLife,
 }
 
@@ -298,7 +300,7 @@ fn parse_inner(path: &Path, text: &str, problems: &mut Problems) -> Option<Compa
                 problems.error(
                     0,
                     format!(
-                        "rule `{}`: row `{}` ended `{ended}` is not a month (YYYY-MM)",
+                        "rule `{}`: row `{}` ended `{ended}` is not a month (YYYY-MM, or `by YYYY-MM` when the month is not published)",
                         rule.id, row.key
                     ),
                 );
@@ -345,6 +347,9 @@ fn parse_inner(path: &Path, text: &str, problems: &mut Problems) -> Option<Compa
 
 /// The last day of a `YYYY-MM` month (`2026-06` is 2026-06-30).
 pub fn month_end(month: &str) -> Option<NaiveDate> {
+    let month = month.trim();
+    // `by 2026-11`: the branch had ended by then, but no page gives the month it did.
+    let month = month.strip_prefix("by ").unwrap_or(month);
     let (year, month) = month.trim().split_once('-')?;
     let (year, month): (i32, u32) = (year.parse().ok()?, month.parse().ok()?);
     let next = if month == 12 {

@@ -136,7 +136,10 @@ pub fn evaluate(
             RuleKind::EndOfLife => format!(
                 "{of} {value}: branch {} is supported until {}",
                 row.key,
-                row.ended.as_deref().unwrap_or_default()
+                row.ended
+                    .as_deref()
+                    .map(|e| e.trim_start_matches("by "))
+                    .unwrap_or_default()
             ),
         };
         return Some(Outcome {
@@ -283,6 +286,22 @@ mod tests {
         assert_eq!(month_end("2024-02"), NaiveDate::from_ymd_opt(2024, 2, 29));
         assert_eq!(month_end("2026-12"), NaiveDate::from_ymd_opt(2026, 12, 31));
         assert_eq!(month_end("June 2026"), None);
+        // A branch known to have ended by a month, with no published month, says so.
+        let mut by = row("410", "0");
+        by.min = None;
+        by.ended = Some("by 2026-11".into());
+        let mut unpublished = self::rule(RuleKind::EndOfLife, "driver", "driver", vec![by]);
+        unpublished.severity = Severity::Risk;
+        unpublished.message = "{of} {value}: support ended {ended}".into();
+        let old = |f: &str| (f == "driver").then(|| "410.104".to_string());
+        let found = evaluate(&unpublished, &old, on(1, 12)).unwrap();
+        assert_eq!(found.level, Level::Risk);
+        assert_eq!(found.message, "driver 410.104: support ended by 2026-11");
+        let earlier = evaluate(&unpublished, &old, on(30, 11)).unwrap();
+        assert_eq!(
+            earlier.message,
+            "driver 410.104: branch 410 is supported until 2026-11"
+        );
     }
 
     #[test]
