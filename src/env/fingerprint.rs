@@ -487,6 +487,12 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "cuda_toolkit",
             "nvcc --version",
         ),
+        // A hand-written list's `NVCC: V7.5.17` (nvcc's own build number, three parts).
+        rule(
+            r"(?i)^\W*nvcc(?: version)?\s*[:=]\s*V?(?P<v>\d+\.\d+\.\d+)\b",
+            "cuda_toolkit",
+            "text",
+        ),
         rule(
             r"^CUDA runtime version\s*:\s*{V}",
             "cuda_toolkit",
@@ -782,6 +788,12 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         // pip freeze / pip list / Lightning's list: JAX, and the CUDA wheels a framework loads.
         rule(r"(?i)^(?:[-*]\s+)?jax(?:==|:?\s+)(?P<v>\d+\.\d+\.\d+)\s*$", "jax", "pip"),
+        // JAX's issue template, answered by hand: `jax v0.4.11, jaxlib v0.4.11.dev...`.
+        rule(
+            r"(?i)\bjax (?:v|version:?\s*)(?P<v>\d+\.\d+\.\d+)(?:[,;\s]|$)",
+            "jax",
+            "text",
+        ),
         // Libraries that publish their own GPU floor (compat/library-gpu-floors.md): from pip and
         // collect_env's package lines, vLLM's own report and image tags, Ollama's version lines.
         rule(
@@ -964,6 +976,13 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "nvidia-container-cli --version",
         ),
         rule(r"^nvidia-ctk\s+v?{V}", "container_toolkit", "nvidia-ctk --version"),
+        // nvidia-container-runtime shares the toolkit's version since 1.13 (its 3.x releases
+        // were numbered apart, so only a 1.x is the toolkit's).
+        rule(
+            r"\bNVIDIA Container Runtime version (?P<v>1\.\d+\.\d+)\b",
+            "container_toolkit",
+            "nvidia-container-runtime --version",
+        ),
         // NixOS's driver option: `hardware.nvidia.open = true;` (false: proprietary).
         rule(
             r"\bhardware\.nvidia\.open\s*=\s*(?P<v>true|false)\b",
@@ -995,6 +1014,8 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(r"\bCUDA Driver Version = {V}", "driver_cuda", "deviceQuery"),
         // deviceQuery's closing summary: `..., NumDevs = 4, Device0 = GRID K520, Device1 = ...`.
         rule(r"\bNumDevs = \d+, Device0 = (?P<v>[^,]+?)\s*(?:,|$)", "gpu", "deviceQuery"),
+        // cuda_memtest's device line: `Device name=NVIDIA RTX PRO 6000 ..., global memory size=`.
+        rule(r"\bDevice name=(?P<v>NVIDIA [^,]+?)\s*,", "gpu", "cuda_memtest"),
         // macOS's system report: `CUDA Driver Version: 7.5.20` (the CUDA driver's own number).
         rule(r"\bCUDA Driver Version:\s*{V}\s*$", "driver_cuda", "macOS system report"),
         // A script printing what PyTorch was built with (`PyTorch build cuDNN version: 7605`).
@@ -2146,6 +2167,7 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "libcuda",
             "model:",
             "jax",
+            "nvcc",
             "nvidia.com/",
             "unsupported .version",
             "kernel image",
@@ -3589,6 +3611,22 @@ mod tests {
             ),
             // Tools' own version lines.
             ("cli-version: 1.16.1\n", "container_toolkit", "1.16.1"),
+            ("- NVCC: V7.5.17\n", "cuda_toolkit", "7.5.17"),
+            (
+                "NVIDIA Container Runtime version 1.13.5\n",
+                "container_toolkit",
+                "1.13.5",
+            ),
+            (
+                "jax v0.4.11, jaxlib v0.4.11.dev20230517+cuda11.cudnn86\n",
+                "framework",
+                "jax 0.4.11",
+            ),
+            (
+                "[07/25/2025 14:49:00][larry][0]:Device name=NVIDIA RTX PRO 6000 Blackwell Workstation Edition, global memory size=101983125504\n",
+                "gpu",
+                "RTX PRO 6000 Blackwell Workstation Edition",
+            ),
             (
                 "NVIDIA Container Toolkit CLI version 1.17.8\n",
                 "container_toolkit",
