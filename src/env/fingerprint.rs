@@ -639,7 +639,18 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         rule(r"library=cuda\b.*\bcompute={V}", "cc", "ollama"),
         rule(r"library=cuda\b.*\bdriver={V}", "driver_cuda", "ollama"),
-        // The install command a report quotes.
+        // The install command a report quotes (conda's pins too: `pytorch==1.7.1 ...
+        // cudatoolkit=11.0`, the CUDA of the build).
+        rule(
+            r"\bpytorch==?(?P<v>\d+\.\d+\.\d+)\b.*\bcudatoolkit=",
+            "torch",
+            "conda install",
+        ),
+        rule(
+            r"\bpytorch==?\d+\.\d+\.\d+\b.*\bcudatoolkit=(?P<v>\d+\.\d+)\b",
+            "cuda_runtime",
+            "conda install",
+        ),
         rule(
             r"pip3? install\b.*\btorch==(?P<v>\d+\.\d+(?:\.\d+)*(?:\+\w+)?)",
             "torch",
@@ -1189,7 +1200,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "text",
         ),
         rule(
-            r"(?i)\btensorflow(?:-gpu)?\s*(?:版本|version)?\s*(?:为|是|is|==?|:|：)?\s*v?(?P<v>[12]\.\d+(?:\.\d+)?)(?:[^\w.]|\.(?:\s|$)|$)",
+            r"(?i)\btensorflow(?:-gpu)?\s*(?:版本|version)?\s*(?:为|是|is|==?|:|：)?\s*v?(?P<v>[0-2]\.\d+(?:\.\d+)?)(?:[^\w.]|\.(?:\s|$)|$)",
             "tensorflow_text",
             "text",
         ),
@@ -1348,6 +1359,11 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         rule(r"which is of cuda capability {V}", "cc", "PyTorch"),
         rule(
+            r"Detected NVIDIA (?P<v>.+?) GPU, which is not (?:yet )?supported (?:in this version of the|by this) container",
+            "gpu",
+            "NGC container",
+        ),
+        rule(
             r"(?P<v>with CUDA capability sm_\d+[a-z]? is not compatible with the current PyTorch install)",
             "arch_refused",
             "PyTorch",
@@ -1483,6 +1499,29 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "cudnn_built",
             "TensorFlow",
         ),
+        // Older TensorFlow and JAX give both as version codes: `Loaded runtime CuDNN library:
+        // 5005 (compatibility version 5000) but source was compiled with 5103`, `Found cuDNN
+        // version 8600, but JAX was built against version 8906`.
+        rule(
+            r"Loaded runtime CuDNN library: (?P<v>\d{4,5}) \(compatibility version",
+            "cudnn_number",
+            "TensorFlow",
+        ),
+        rule(
+            r"but source was compiled with (?P<v>\d{4,5}) \(compatibility version",
+            "cudnn_built_number",
+            "TensorFlow",
+        ),
+        rule(
+            r"Found cuDNN version (?P<v>\d{4,5}), but JAX was built against",
+            "cudnn_number",
+            "JAX",
+        ),
+        rule(
+            r"but JAX was built against version (?P<v>\d{4,5})\b",
+            "cudnn_built_number",
+            "JAX",
+        ),
         // Debian's and Ubuntu's other driver packages (a driver version has a three-digit
         // branch, which keeps libnvidia-container's own versions out).
         rule(
@@ -1609,6 +1648,18 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(
             r"device: \d+, CUDA Capability:\s*(?P<v>\d{2,3})\b",
             "cc_sm",
+            "PaddlePaddle",
+        ),
+        // The oldest wording: `CUDA Capability: 61, Driver Version: 9.0, Runtime Version: 8.0`
+        // (the driver's CUDA, not its version).
+        rule(
+            r"CUDA Capability:\s*\d{2,3}, Driver Version:\s*{V}",
+            "driver_cuda",
+            "PaddlePaddle",
+        ),
+        rule(
+            r"CUDA Capability:\s*\d{2,3}, Driver Version:\s*[\d.]+, Runtime Version:\s*{V}",
+            "cuda_runtime",
             "PaddlePaddle",
         ),
         rule(r"Driver API Version:\s*{V}", "driver_cuda", "PaddlePaddle"),
@@ -1955,6 +2006,12 @@ fn reading(field: &'static str, v: &str) -> Option<(&'static str, String)> {
         },
         "cuda_runtime_number" => ("cuda_runtime", cuda_number(v)),
         "cudnn_number" => ("cudnn", version_code(v)),
+        // The build's cuDNN is kept at major.minor, the precision frameworks compare at.
+        "cudnn_built_number" => {
+            let code = version_code(v);
+            let built: Vec<&str> = code.split('.').take(2).collect();
+            ("cudnn_built", built.join("."))
+        }
         // NCCL's version code: 2507 is 2.5.7; from 2.9, 21602 is 2.16.2.
         "nccl_number" => ("nccl", version_code(v)),
         "driver_cuda_number" => ("driver_cuda", cuda_number(v)),
@@ -2038,7 +2095,10 @@ fn repl_answer(asked: &str, line: &str) -> Option<(&'static str, String)> {
 /// A CSV header naming columns lore reads: the field of each column and what prints it.
 fn csv_header(line: &str) -> Option<(Vec<Option<&'static str>>, &'static str)> {
     let line = line.trim();
-    if !line.contains(',') || line.len() > 400 {
+    // One column is a header only when it is one of nvidia-smi's own query names
+    // (`--query-gpu=compute_cap` prints `compute_cap`, then the value).
+    let single = ["compute_cap", "driver_version"].contains(&line);
+    if !(line.contains(',') || single) || line.len() > 400 {
         return None;
     }
     let column = |name: &str| match name.trim().to_ascii_lowercase().as_str() {
@@ -2295,6 +2355,19 @@ const STATEMENTS: &[(&str, &str, &str)] = &[
         "PyTorch no longer supports this GPU because it is too old",
         "arch_refused",
         "PyTorch",
+    ),
+    // NGC containers' start-up check (`WARNING: Detected NVIDIA A100-PCIE-40GB GPU, which is not
+    // yet supported in this version of the container`; `ERROR: ... not supported by this
+    // container` for a GPU the container's CUDA has dropped).
+    (
+        "which is not yet supported in this version of the container",
+        "arch_refused",
+        "NGC container",
+    ),
+    (
+        "which is not supported by this container",
+        "arch_refused",
+        "NGC container",
     ),
 ];
 
@@ -3380,6 +3453,27 @@ mod tests {
                 " - GPU models and configuration: GeForce RTX 2070, driver 450.102.04\n",
                 "driver",
                 "450.102.04",
+            ),
+            ("compute_cap\n8.9\n", "cc", "8.9"),
+            (
+                "- pytorch==1.7.1 torchvision==0.8.2 torchaudio==0.7.2  cudatoolkit=11.0\n",
+                "cuda_runtime",
+                "11.0",
+            ),
+            (
+                "I have installed Tensorflow 0.12.1 for Python 3.5 with GPU with:\n",
+                "framework",
+                "tensorflow 0.12.1",
+            ),
+            (
+                "WARNING: Detected NVIDIA A100-PCIE-40GB GPU, which is not yet supported in this version of the container\n",
+                "gpu",
+                "A100-PCIE-40GB",
+            ),
+            (
+                "The display info on P40 is: `device: 0, CUDA Capability: 61, Driver Version: 9.0, Runtime Version: 8.0`.\n",
+                "cuda_runtime",
+                "8.0",
             ),
             // Older Paddle's banner, and TensorFlow's hint after cuDNN fails.
             (
@@ -4533,6 +4627,12 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         let tf = of(b"E tensorflow/compiler/xla/stream_executor/cuda/cuda_dnn.cc:417] Loaded runtime CuDNN library: 8.1.0 but source was compiled with: 8.6.0.  CuDNN library needs to have matching major version and equal or higher minor version.\n");
         assert_eq!(tf.get("cudnn").unwrap().value, "8.1.0");
         assert_eq!(tf.get("cudnn_built").unwrap().value, "8.6");
+        let old_tf = of(b"E tensorflow/stream_executor/cuda/cuda_dnn.cc:378] Loaded runtime CuDNN library: 5005 (compatibility version 5000) but source was compiled with 5105 (compatibility version 5100).  If using a binary install, upgrade your CuDNN library to match.\n");
+        assert_eq!(old_tf.get("cudnn").unwrap().value, "5.0.5");
+        assert_eq!(old_tf.get("cudnn_built").unwrap().value, "5.1");
+        let jax = of(b"CUDA backend failed to initialize: Found cuDNN version 8600, but JAX was built against version 8906, which is newer.\n");
+        assert_eq!(jax.get("cudnn").unwrap().value, "8.6.0");
+        assert_eq!(jax.get("cudnn_built").unwrap().value, "8.9");
     }
 
     #[test]

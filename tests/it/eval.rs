@@ -205,12 +205,21 @@ fn healthy_logs_raise_nothing_above_info() {
 
 /// Negatives whose message is the same as their runbook's failure, so that no pattern can tell
 /// them apart: each still counts as raised in every figure, and each is listed with the reason.
-const AMBIGUOUS: &[(&str, &str)] = &[(
-    "s17neg-k8s-device-plugin-213-gpu-in-use-insufficient.log",
-    "the scheduler's 'Insufficient nvidia.com/gpu' reads the same whether the node's GPUs are all \
-     in use (this thread) or not advertised; lore names k8s-gpu-not-allocatable, whose first \
-     diagnosis step ('are they simply all in use?') tells the two apart",
-)];
+const AMBIGUOUS: &[(&str, &str)] = &[
+    (
+        "s17neg-k8s-device-plugin-213-gpu-in-use-insufficient.log",
+        "the scheduler's 'Insufficient nvidia.com/gpu' reads the same whether the node's GPUs are all \
+         in use (this thread) or not advertised; lore names k8s-gpu-not-allocatable, whose first \
+         diagnosis step ('are they simply all in use?') tells the two apart",
+    ),
+    (
+        "s26neg-xpad-127-jetson-dkms-non-nvidia-module.log",
+        "DKMS's 'Bad return status for module build on kernel' reads the same for every module; only \
+         the next line (Consult /var/lib/dkms/<module>/...) names it, here xpad, not NVIDIA's; lore \
+         names dkms-build-failed and its explanation points at that line (a signature cannot refuse \
+         a match by what follows it)",
+    ),
+];
 
 /// Healthy logs and failures of other kinds that raise a cause above `info`, as readable lines.
 fn alarms(matcher: &Matcher, files: &[std::path::PathBuf]) -> Vec<String> {
