@@ -945,8 +945,11 @@ fn named_captures(regex: &regex::Regex, caps: &regex::Captures<'_>) -> Vec<(Stri
 /// (libnccl-net.so) returned 2 : libnccl-net.so: cannot open shared object file`): without a
 /// plugin NCCL uses its internal transport, as the same line says. And PyTorch's `collect_env`
 /// answering an item it has no tool for (`CUDA runtime version: Could not collect`): a report's
-/// line, which `lore env` reads as a missing value.
-const BENIGN: &str = r"(?-u)(?i)^\s*[a-z][\w /().-]*?\s:\s+(?:0|no|none|n/a|disabled)\s*$|^\s+[a-z][a-z ]*errors?\s*$|\b(?:0|no|zero) (?:errors?|failures?)\b|\berrors?[:=] ?0\b|\bfail-?over\b|\bfailsafe\b|error[_ ]?(?:count|rate|handling|reporting|injection)\b|\bNCCL INFO NET/Plugin\b|^\s*[a-z][\w /().-]*?:\s*could not collect\s*$";
+/// line, which `lore env` reads as a missing value. And the kernel marking itself tainted when an
+/// out-of-tree or unsigned module *loads* (`module verification failed: signature and/or required
+/// key missing - tainting kernel`): what every driver load prints where Secure Boot is off; a
+/// module Secure Boot refuses is not loaded and says so in other words.
+const BENIGN: &str = r"(?-u)(?i)^\s*[a-z][\w /().-]*?\s:\s+(?:0|no|none|n/a|disabled)\s*$|^\s+[a-z][a-z ]*errors?\s*$|\b(?:0|no|zero) (?:errors?|failures?)\b|\berrors?[:=] ?0\b|\bfail-?over\b|\bfailsafe\b|error[_ ]?(?:count|rate|handling|reporting|injection)\b|\bNCCL INFO NET/Plugin\b|^\s*[a-z][\w /().-]*?:\s*could not collect\s*$|module verification failed: signature and/or required key missing - tainting kernel|loading out-of-tree module taints kernel|module license '[A-Za-z0-9 ./_-]*' taints kernel|inheriting taint\.?\s*$|Disabling lock debugging due to kernel taint";
 
 /// The driver's harmless lines, as it prints them: part of [`BENIGN`] (matched ignoring case
 /// there), and looked for as they are first, several times quicker than the regex on the logs
@@ -1021,7 +1024,7 @@ pub fn shape(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{BANNER_START, BANNERS, BENIGN_BYTES, has_banner, shape};
+    use super::{BANNER_START, BANNERS, BENIGN_BYTES, BENIGN_TEXT, has_banner, shape};
 
     #[test]
     fn banners_are_found_where_the_regex_finds_them() {
@@ -1059,6 +1062,27 @@ mod tests {
         assert!(!benign(
             "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory"
         ));
+    }
+
+    #[test]
+    fn a_module_that_loads_and_taints_the_kernel_is_benign_one_refused_is_not() {
+        let benign =
+            |line: &str| BENIGN_BYTES.is_match(line.as_bytes()) && BENIGN_TEXT.is_match(line);
+        for line in [
+            "[    4.902113] nvidia: module verification failed: signature and/or required key missing - tainting kernel",
+            "[    4.901200] nvidia: loading out-of-tree module taints kernel.",
+            "[    4.901300] nvidia: module license 'NVIDIA' taints kernel.",
+            "[    4.901400] Disabling lock debugging due to kernel taint",
+            "[    5.012345] nvidia_uvm: module uses symbols nvUvmInterfaceDisableAccessCntr from proprietary module nvidia, inheriting taint.",
+        ] {
+            assert!(benign(line), "{line}");
+        }
+        for line in [
+            "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service",
+            "Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7",
+        ] {
+            assert!(!benign(line), "{line}");
+        }
     }
 
     #[test]
