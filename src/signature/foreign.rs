@@ -13,7 +13,9 @@
 //! - a traceback's echo of the Python source that raised, without a message (`raise OSError(`);
 //! - Python's exceptions for mistakes in the program itself (`IndexError`, `KeyError`,
 //!   `NameError`, `SyntaxError`, `IndentationError`, `ZeroDivisionError`): a GPU failure reaches
-//!   Python as a `RuntimeError` or an `OSError`, never as one of these.
+//!   Python as a `RuntimeError` or an `OSError`, never as one of these; and the interpreter's own
+//!   wording of such mistakes when a program prints only the message (`list index out of range`,
+//!   `'NoneType' object has no attribute`, `got an unexpected keyword argument`).
 //!
 //! The similar tier does not look these lines up. Their words are often a GPU stack's (`No
 //! matching distribution found for nvidia-cudnn-cu12`, `[c10d] The server socket has failed to
@@ -75,6 +77,14 @@ const MESSAGES: &[&str] = &[
     "You are trying to access a gated repo",
     "GatedRepoError",
     "You must have access to it and be authenticated to access it",
+    // CPython's messages for a program's own mistakes, printed without the exception's name
+    // (`!!! Exception during processing !!! list index out of range`).
+    "list index out of range",
+    "tuple index out of range",
+    "string index out of range",
+    "'NoneType' object has no attribute",
+    "'NoneType' object is not subscriptable",
+    "got an unexpected keyword argument",
     // A port another process holds.
     "Address already in use",
     "address already in use",
@@ -134,6 +144,9 @@ mod tests {
             "[W socket.cpp:436] [c10d] The server socket has failed to bind to [::]:29400 (errno: 98 - Address already in use).",
             "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use",
             "IndexError: list index out of range",
+            "2026-01-26T14:45:06.216021 - !!! Exception during processing !!! list index out of range",
+            "AttributeError: 'NoneType' object has no attribute 'shape'",
+            "TypeError: __init__() got an unexpected keyword argument 'use_flash_attention_2'",
             "Cannot access gated repo for url https://huggingface.co/meta-llama/Llama-3.2-1B-Instruct/resolve/main/config.json.",
             "OSError: You are trying to access a gated repo.",
             "    raise OSError(",
