@@ -2887,6 +2887,26 @@ impl Fingerprint {
         self.fields.remove(field)
     }
 
+    /// Takes out the reading of `field` from one line (found to be another field's), keeping
+    /// what other lines said: the field then shows another line's reading, and a disagreement
+    /// only that line made is no disagreement.
+    fn drop_line(&mut self, field: &str, line: u64) {
+        let others: Vec<Field> = self
+            .conflicts
+            .iter()
+            .filter(|c| c.field == field)
+            .flat_map(|c| c.values.iter())
+            .filter(|v| v.line != line)
+            .cloned()
+            .collect();
+        if self.get(field).is_some_and(|f| f.line == line) || !others.is_empty() {
+            self.take(field);
+            for other in others {
+                self.add(field, &other.value, other.line, other.source);
+            }
+        }
+    }
+
     fn derive(&mut self) {
         // nvidia-smi's own version stands for the driver only when nothing names the driver.
         self.fall_back("smi_version", "driver");
@@ -2930,8 +2950,9 @@ impl Fingerprint {
         };
         if self.get("tensorrt").is_none() {
             self.take("cuda_template");
-        } else if same_line(self, "cuda_template", "driver_cuda") {
-            self.take("driver_cuda");
+        } else if let Some(line) = self.get("cuda_template").map(|t| t.line) {
+            // nvidia-smi's table in the same paste still says what the driver supports.
+            self.drop_line("driver_cuda", line);
         }
         self.fall_back("cuda_template", "cuda_toolkit");
         // A CUDA in a line a tool's reader already took as the build's (Unsloth's "CUDA
@@ -4528,6 +4549,17 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         assert!(trt.get("driver_cuda").is_none());
         let installer = of(b"TensorRT Version: 7.2.3.4\nCUDA Version: cuda_11.0.2_451.48_win10\n");
         assert_eq!(installer.get("cuda_toolkit").unwrap().value, "11.0.2");
+        // With nvidia-smi's table in the same paste, before or after the template, the table's
+        // CUDA is the driver's and the two are no conflict.
+        let table =
+            "| NVIDIA-SMI 550.54.14    Driver Version: 550.54.14    CUDA Version: 12.4     |\n";
+        let form = "**TensorRT Version**: 8.6.1.6\n**CUDA Version**: 11.8\n";
+        for paste in [format!("{form}{table}"), format!("{table}{form}")] {
+            let fp = of(paste.as_bytes());
+            assert_eq!(fp.get("cuda_toolkit").unwrap().value, "11.8", "{paste}");
+            assert_eq!(fp.get("driver_cuda").unwrap().value, "12.4", "{paste}");
+            assert!(fp.conflicts.is_empty(), "{paste}: {:?}", fp.conflicts);
+        }
         // Without the template, the same words are nvidia-smi's.
         let smi = of(b"Driver Version: 535.104.05\nCUDA Version: 12.2\n");
         assert_eq!(smi.get("driver_cuda").unwrap().value, "12.2");
