@@ -178,15 +178,16 @@ impl Matcher {
                 .map(|u| (u.line, u.text.as_str())),
         );
         // A few lines typed or pasted by hand are also read as a whole (without a package
-        // manager's lines); tool output (a table, a report) is not, its many words would
-        // resemble some runbook's prose.
+        // manager's lines, and without lines known to be harmless, like the kernel's taint
+        // notice for a module that loaded); tool output (a table, a report) is not, its many
+        // words would resemble some runbook's prose.
         let typed = |text: &str| {
             let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
             (2..=SHORT_LINES).contains(&lines)
         };
         let short: Option<String> = out.short.as_deref().filter(|s| typed(s)).map(|s| {
             s.lines()
-                .filter(|l| !foreign::is_foreign(l))
+                .filter(|l| !foreign::is_foreign(l) && !super::scan::is_benign_text(l))
                 .collect::<Vec<_>>()
                 .join("\n")
         });

@@ -1003,6 +1003,11 @@ fn looks_like_error(text: &str) -> bool {
     !BENIGN_TEXT.is_match(text)
 }
 
+/// Whether a line of text is one of the harmless ones [`BENIGN`] describes.
+pub(super) fn is_benign_text(text: &str) -> bool {
+    BENIGN_TEXT.is_match(text)
+}
+
 /// The shape of a line for de-duplication: tokens with digits (numbers, addresses, pids, versions)
 /// all look alike.
 pub fn shape(text: &str) -> String {
