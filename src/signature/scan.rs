@@ -948,8 +948,12 @@ fn named_captures(regex: &regex::Regex, caps: &regex::Captures<'_>) -> Vec<(Stri
 /// line, which `lore env` reads as a missing value. And the kernel marking itself tainted when an
 /// out-of-tree or unsigned module *loads* (`module verification failed: signature and/or required
 /// key missing - tainting kernel`): what every driver load prints where Secure Boot is off; a
-/// module Secure Boot refuses is not loaded and says so in other words.
-const BENIGN: &str = r"(?-u)(?i)^\s*[a-z][\w /().-]*?\s:\s+(?:0|no|none|n/a|disabled)\s*$|^\s+[a-z][a-z ]*errors?\s*$|\b(?:0|no|zero) (?:errors?|failures?)\b|\berrors?[:=] ?0\b|\bfail-?over\b|\bfailsafe\b|error[_ ]?(?:count|rate|handling|reporting|injection)\b|\bNCCL INFO NET/Plugin\b|^\s*[a-z][\w /().-]*?:\s*could not collect\s*$|module verification failed: signature and/or required key missing - tainting kernel|loading out-of-tree module taints kernel|module license '[A-Za-z0-9 ./_-]*' taints kernel|inheriting taint\.?\s*$|Disabling lock debugging due to kernel taint";
+/// module Secure Boot refuses is not loaded and says so in other words. And a boot's noise that
+/// names no failure of the node: a floppy or optical drive probed without a medium (`I/O error,
+/// dev sr0`), the RAS collector, DPC and the NVMe driver announcing themselves, a mount's `errors=remount-ro`
+/// option, a bridge's I/O-port window left unassigned (`BAR 13: failed to assign [io size
+/// 0x1000]`; a GPU's BARs are memory windows).
+const BENIGN: &str = r"(?-u)(?i)^\s*[a-z][\w /().-]*?\s:\s+(?:0|no|none|n/a|disabled)\s*$|^\s+[a-z][a-z ]*errors?\s*$|\b(?:0|no|zero) (?:errors?|failures?)\b|\berrors?[:=] ?0\b|\bfail-?over\b|\bfailsafe\b|error[_ ]?(?:count|rate|handling|reporting|injection)\b|\bNCCL INFO NET/Plugin\b|^\s*[a-z][\w /().-]*?:\s*could not collect\s*$|module verification failed: signature and/or required key missing - tainting kernel|loading out-of-tree module taints kernel|module license '[A-Za-z0-9 ./_-]*' taints kernel|inheriting taint\.?\s*$|Disabling lock debugging due to kernel taint|\bdev (?:fd|sr)\d+\b|Correctable Errors collector initiali[sz]ed|\berrors=(?:remount-ro|continue|panic)\b|DPC: error containment capabilities|BAR \d+: (?:failed to assign|no space for) \[io\b|\bnvme\d*: Shutdown timeout set to";
 
 /// The driver's harmless lines, as it prints them: part of [`BENIGN`] (matched ignoring case
 /// there), and looked for as they are first, several times quicker than the regex on the logs
@@ -1070,7 +1074,7 @@ mod tests {
     }
 
     #[test]
-    fn a_module_that_loads_and_taints_the_kernel_is_benign_one_refused_is_not() {
+    fn taint_notices_and_boot_noise_are_benign_failures_are_not() {
         let benign =
             |line: &str| BENIGN_BYTES.is_match(line.as_bytes()) && BENIGN_TEXT.is_match(line);
         for line in [
@@ -1079,12 +1083,22 @@ mod tests {
             "[    4.901300] nvidia: module license 'NVIDIA' taints kernel.",
             "[    4.901400] Disabling lock debugging due to kernel taint",
             "[    5.012345] nvidia_uvm: module uses symbols nvUvmInterfaceDisableAccessCntr from proprietary module nvidia, inheriting taint.",
+            "[    5.882121] Buffer I/O error on dev fd0, logical block 0, async page read",
+            "[    6.120044] I/O error, dev sr0, sector 0 op 0x0:(READ) flags 0x80700 phys_seg 1 prio class 0",
+            "[    1.401220] RAS: Correctable Errors collector initialized.",
+            "[    4.120917] EXT4-fs (nvme0n1p2): re-mounted. Opts: errors=remount-ro. Quota mode: none.",
+            "[    2.118606] pcieport 0000:16:01.0: DPC: error containment capabilities: Int Msg #0, RPExt+ PoisonedTLP+ SwTrigger+ RP PIO Log 4, DL_ActiveErr+",
+            "[    1.312209] pci 0000:00:1c.0: BAR 13: failed to assign [io  size 0x1000]",
+            "[    3.001277] nvme nvme0: Shutdown timeout set to 10 seconds",
         ] {
             assert!(benign(line), "{line}");
         }
         for line in [
             "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service",
             "Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7",
+            "blk_update_request: I/O error, dev nvme0n1, sector 1234 op 0x1:(WRITE)",
+            "pci 0000:3b:00.0: BAR 1: failed to assign [mem size 0x800000000 64bit pref]",
+            "EXT4-fs error (device nvme0n1p2): ext4_find_entry:1455: inode #2: comm ls: reading directory lblock 0",
         ] {
             assert!(!benign(line), "{line}");
         }
