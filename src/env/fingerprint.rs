@@ -1025,6 +1025,8 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(r"\bCUDA Driver Version = {V}", "driver_cuda", "deviceQuery"),
         // deviceQuery's closing summary: `..., NumDevs = 4, Device0 = GRID K520, Device1 = ...`.
         rule(r"\bNumDevs = \d+, Device0 = (?P<v>[^,]+?)\s*(?:,|$)", "gpu", "deviceQuery"),
+        // A script's own print of the device (`Device: NVIDIA A100-SXM4-40GB`).
+        rule(r"^Device:\s*NVIDIA (?P<v>[^,(]+?)\s*$", "gpu", "text"),
         // cuda_memtest's device line: `Device name=NVIDIA RTX PRO 6000 ..., global memory size=`.
         rule(r"\bDevice name=(?P<v>NVIDIA [^,]+?)\s*,", "gpu", "cuda_memtest"),
         // macOS's system report: `CUDA Driver Version: 7.5.20` (the CUDA driver's own number).
@@ -3476,6 +3478,7 @@ mod tests {
                 "450.102.04",
             ),
             ("compute_cap\n8.9\n", "cc", "8.9"),
+            ("Device: NVIDIA A100-SXM4-40GB\n", "gpu", "A100-SXM4-40GB"),
             (
                 "- pytorch==1.7.1 torchvision==0.8.2 torchaudio==0.7.2  cudatoolkit=11.0\n",
                 "cuda_runtime",

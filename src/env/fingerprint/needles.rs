@@ -347,6 +347,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0xeec0dd92e7e6a2b6, Some(&[b"nccl version"])),
     (0xef56aa25cf1ee711, Some(&[b"for linux kernel version "])),
     (0xf045e47b4e77d20a, Some(&[b"download.pytorch.org/whl/"])),
+    (0xf160e4d75c19dcfe, Some(&[b"device:"])),
     (0xf165ece95fa7efeb, Some(&[b"paddlepaddle package was compiled for "])),
     (0xf24b486afa3d11b8, Some(&[b"cudatoolkit", b"pytorch-cuda"])),
     (0xf3dc548ee58966ec, Some(&[b"accelerator:"])),
