@@ -1787,15 +1787,16 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "torch",
             "torch.__version__",
         ),
-        // PaddlePaddle installed or asked for (`paddlepaddle-gpu==1.5.0.post107`), its wheel's
-        // CUDA in the post tag (post107: CUDA 10.0 with cuDNN 7; post112: CUDA 11.2).
+        // PaddlePaddle installed or asked for (`paddlepaddle-gpu==1.5.0.post107`, a pip list's
+        // `paddlepaddle-gpu   2.2.2.post111`), kept as printed, and its wheel's CUDA in the post
+        // tag (post107: CUDA 10.0 with cuDNN 7; post112: CUDA 11.2).
         rule(
-            r"(?i)\bpaddlepaddle(?:[-_]gpu)?(?:==|-|\s+)v?(?P<v>\d+\.\d+\.\d+)\b",
+            r"(?i)\bpaddlepaddle(?:[-_]gpu)?(?:==|-|\s+)v?(?P<v>\d+\.\d+\.\d+(?:\.post\d{2,3})?)\b",
             "paddle",
             "package",
         ),
         rule(
-            r"(?i)\bpaddlepaddle(?:[-_]gpu)?(?:==|-)\d+\.\d+\.\d+\.post(?P<v>\d{2,3})\b",
+            r"(?i)\bpaddlepaddle(?:[-_]gpu)?(?:==|-|\s+)\d+\.\d+\.\d+\.post(?P<v>\d{2,3})\b",
             "paddle_post",
             "PaddlePaddle wheel tag",
         ),
@@ -3478,6 +3479,16 @@ mod tests {
                 "450.102.04",
             ),
             ("compute_cap\n8.9\n", "cc", "8.9"),
+            (
+                "paddlepaddle-gpu              2.2.2.post111\n",
+                "framework",
+                "paddlepaddle 2.2.2.post111",
+            ),
+            (
+                "paddlepaddle-gpu              2.2.2.post111\n",
+                "cuda_runtime",
+                "11.1",
+            ),
             ("Device: NVIDIA A100-SXM4-40GB\n", "gpu", "A100-SXM4-40GB"),
             (
                 "- pytorch==1.7.1 torchvision==0.8.2 torchaudio==0.7.2  cudatoolkit=11.0\n",
