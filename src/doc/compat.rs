@@ -345,12 +345,16 @@ fn parse_inner(path: &Path, text: &str, problems: &mut Problems) -> Option<Compa
     })
 }
 
-/// The last day of a `YYYY-MM` month (`2026-06` is 2026-06-30).
+/// The month an `ended` value names: `by 2026-11` (the branch had ended by then, but no page
+/// gives the month it did) names 2026-11.
+pub fn ended_month(ended: &str) -> &str {
+    let ended = ended.trim();
+    ended.strip_prefix("by ").unwrap_or(ended).trim()
+}
+
+/// The last day of a `YYYY-MM` month (`2026-06` is 2026-06-30), or of an `ended` value's month.
 pub fn month_end(month: &str) -> Option<NaiveDate> {
-    let month = month.trim();
-    // `by 2026-11`: the branch had ended by then, but no page gives the month it did.
-    let month = month.strip_prefix("by ").unwrap_or(month);
-    let (year, month) = month.trim().split_once('-')?;
+    let (year, month) = ended_month(month).split_once('-')?;
     let (year, month): (i32, u32) = (year.parse().ok()?, month.parse().ok()?);
     let next = if month == 12 {
         NaiveDate::from_ymd_opt(year + 1, 1, 1)?

@@ -8,7 +8,7 @@ use chrono::NaiveDate;
 use super::{Level, compare_versions};
 use crate::doc::Diagnostic;
 use crate::doc::compat::{
-    Authority, Compat, ExceptionLevel, Row, Rule, RuleKind, Severity, month_end,
+    Authority, Compat, ExceptionLevel, Row, Rule, RuleKind, Severity, ended_month, month_end,
 };
 
 /// What one rule says about one fingerprint.
@@ -136,10 +136,7 @@ pub fn evaluate(
             RuleKind::EndOfLife => format!(
                 "{of} {value}: branch {} is supported until {}",
                 row.key,
-                row.ended
-                    .as_deref()
-                    .map(|e| e.trim_start_matches("by "))
-                    .unwrap_or_default()
+                row.ended.as_deref().map(ended_month).unwrap_or_default()
             ),
         };
         return Some(Outcome {

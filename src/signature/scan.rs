@@ -912,7 +912,7 @@ fn examine(engine: &Engine, buf: &[u8], candidate: &Candidate, large: bool) -> E
             }
         }
     }
-    if examined.hits.is_empty() && candidate.error_word && looks_like_error(&text) {
+    if examined.hits.is_empty() && candidate.error_word && !is_benign_text(&text) {
         examined.unexplained = Some((display(&cleaned), shape(&text)));
     }
     examined
@@ -1002,10 +1002,6 @@ pub(super) fn warm_up() {
     LazyLock::force(&BANNER_FINDER);
 }
 
-fn looks_like_error(text: &str) -> bool {
-    !BENIGN_BYTES.is_match(text.as_bytes())
-}
-
 /// Whether a line of text is one of the harmless ones [`BENIGN`] describes.
 pub(super) fn is_benign_text(text: &str) -> bool {
     BENIGN_BYTES.is_match(text.as_bytes())
@@ -1074,7 +1070,7 @@ mod tests {
 
     #[test]
     fn taint_notices_and_boot_noise_are_benign_failures_are_not() {
-        let benign = |line: &str| BENIGN_BYTES.is_match(line.as_bytes()) && is_benign_text(line);
+        let benign = is_benign_text;
         for line in [
             "[    4.902113] nvidia: module verification failed: signature and/or required key missing - tainting kernel",
             "[    4.901200] nvidia: loading out-of-tree module taints kernel.",
