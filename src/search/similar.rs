@@ -170,6 +170,15 @@ const GENERIC: &[&str] = &[
     "true",
     "false",
     "none",
+    // C++'s wrapper of any uncaught exception, and the words of any refused permission.
+    "terminate",
+    "called",
+    "after",
+    "throwing",
+    "instance",
+    "access",
+    "denied",
+    "permission",
 ];
 
 /// A term, by the FNV-1a hash of its text: terms are only ever compared, and with a few tens of
@@ -905,6 +914,31 @@ mod tests {
                 .is_empty()
         );
         let got = index.suggest(&["kernel oops with a call trace"], &[], free);
+        assert_eq!(got.first().map(|s| s.runbook), Some(0), "{got:?}");
+    }
+
+    #[test]
+    fn a_refused_permission_or_an_uncaught_exception_alone_is_not_looked_up() {
+        let selinux = parsed(
+            "selinux",
+            "---\ntitle: SELinux denies the container access to the GPU\nseverity: high\n---\n## Symptoms\nAccess is denied: permission denied on /dev/nvidia0; terminate called after throwing an instance of std::system_error.\n",
+        );
+        let index = SimilarIndex::new(&[selinux], &[]);
+        let free = Params {
+            min_score: 0.0,
+            min_margin: 0.0,
+        };
+        // Windows' text for error 5, any refused permission and C++'s wrapper of any uncaught
+        // exception say nothing of which cause (tuning negatives: a data loader's file
+        // permissions on Windows, a lock file at /).
+        for line in [
+            "Access is denied.",
+            "Permission denied",
+            "terminate called after throwing an instance of",
+        ] {
+            assert!(index.suggest(&[line], &[], free).is_empty(), "{line}");
+        }
+        let got = index.suggest(&["avc: denied for /dev/nvidia0 by selinux"], &[], free);
         assert_eq!(got.first().map(|s| s.runbook), Some(0), "{got:?}");
     }
 
