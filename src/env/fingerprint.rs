@@ -1475,7 +1475,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // tuples, TensorFlow's versions); the build's is kept at major.minor, the precision the
         // frameworks compare at.
         rule(
-            r"PyTorch was compiled against \((?P<v>\d+, \d+), \d+\)",
+            r"PyTorch was compiled\s+against \((?P<v>\d+, \d+), \d+\)",
             "cudnn_built_tuple",
             "PyTorch",
         ),
@@ -2420,7 +2420,7 @@ fn without_version_key(answer: &str) -> &str {
 /// A list item naming the OS: a bullet, the key (bold or not), its answer.
 static OS_ITEM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^\s*[-*]\s+\**(?:host |operating system |linux )?(?:os|operating system|distribution|distro)\**\s*[:：]\s*\**\s*(?P<v>[A-Za-z][^(\n*]*?)\s*\**\s*(?:\(.*)?$",
+        r"(?i)^\s*[-*]\s+\**(?:host |operating system |linux )?(?:os|operating system|distribution|distro)(?:\s*/\s*version)?\**\s*[:：]\s*\**\s*(?P<v>[A-Za-z][^(\n*]*?)\s*\**\s*(?:\(.*)?$",
     )
     .expect("valid")
 });
@@ -2480,6 +2480,26 @@ fn plain_form(raw: &str) -> std::borrow::Cow<'_, str> {
 const MAX_SCAN: usize = 1 << 20;
 
 /// The fields a paste shows.
+/// `line` without the examples an issue template gives in its questions (`* OS/Version(e.g.
+/// RHEL8.6, Ubuntu22.04): RHEL8.9`, `- Kernel (e.g. `uname -a`): ...`): they are the template's
+/// values, not the machine's, and read as fields they would be wrong ones.
+fn without_template_examples(line: &str) -> std::borrow::Cow<'_, str> {
+    let mut out = std::borrow::Cow::Borrowed(line);
+    while let Some(start) = ["(e.g.", "(e.g,", "(eg.", "(eg ", "(for example"]
+        .iter()
+        .filter_map(|m| out.find(m))
+        .min()
+    {
+        let Some(len) = out[start..].find(')') else {
+            break;
+        };
+        let mut cut = out.into_owned();
+        cut.replace_range(start..start + len + 1, "");
+        out = std::borrow::Cow::Owned(cut);
+    }
+    out
+}
+
 pub fn of(paste: &[u8]) -> Fingerprint {
     let text = String::from_utf8_lossy(&paste[..paste.len().min(MAX_SCAN)]);
     let mut fp = Fingerprint::default();
@@ -2492,7 +2512,11 @@ pub fn of(paste: &[u8]) -> Fingerprint {
     let mut repl_question: Option<(&'static str, &'static str)> = None;
     // The architectures PyTorch's warning lists one line each: (first line, `sm_75`, ...).
     let mut built_for: Option<(u64, Vec<String>)> = None;
+    // Lines left of JAX's refusal of an outdated cuDNN, which gives its versions one a line.
+    let mut jax_cudnn: Option<usize> = None;
     for (n, raw) in text.lines().enumerate() {
+        let without_examples = without_template_examples(raw);
+        let raw: &str = &without_examples;
         if let Some((columns, source)) = csv_columns.take() {
             let cells: Vec<&str> = raw.split(',').map(str::trim).collect();
             if cells.len() == columns.len() {
@@ -2511,6 +2535,36 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             && let Some((field, value)) = repl_answer(asked, raw)
         {
             fp.add(field, &value, n as u64 + 1, source);
+            continue;
+        }
+        // JAX's refusal of an outdated cuDNN (`Outdated cuDNN installation found.` then
+        // `Version JAX was built against: 8907`, `Minimum supported: 9100`, `Installed version:
+        // 8907`): the minimum is what this jaxlib needs, whatever it was built against.
+        if let Some(left) = jax_cudnn.take() {
+            let line = raw.trim();
+            let read = line
+                .strip_prefix("Minimum supported:")
+                .map(|v| ("cudnn_built_number", v))
+                .or_else(|| {
+                    line.strip_prefix("Installed version:")
+                        .map(|v| ("cudnn_number", v))
+                });
+            if left > 1 {
+                jax_cudnn = Some(left - 1);
+            }
+            if let Some((field, v)) = read {
+                let v = v.trim().trim_end_matches('.');
+                if v.len() >= 4
+                    && v.bytes().all(|b| b.is_ascii_digit())
+                    && let Some((field, value)) = reading(field, v)
+                {
+                    fp.add(field, &value, n as u64 + 1, "JAX");
+                }
+                continue;
+            }
+        }
+        if raw.contains("Outdated cuDNN installation found") {
+            jax_cudnn = Some(4);
             continue;
         }
         // `>>> expr`, `>>> print(expr)`, IPython's `In [3]: expr`, or a script's
@@ -4670,6 +4724,13 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         let torch = of(b"RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 9, 2) but found runtime version (8, 5, 0). PyTorch already comes bundled with cuDNN.\n");
         assert_eq!(torch.get("cudnn").unwrap().value, "8.5.0");
         assert_eq!(torch.get("cudnn_built").unwrap().value, "8.9");
+        // PyTorch's own message has two spaces before "against".
+        let torch = of(b"cuDNN version incompatibility: PyTorch was compiled  against (8, 5, 0) but found runtime version (8, 3, 3).\n");
+        assert_eq!(torch.get("cudnn").unwrap().value, "8.3.3");
+        assert_eq!(torch.get("cudnn_built").unwrap().value, "8.5");
+        let jax_block = of(b"CUDA backend failed to initialize: Unable to use CUDA because of the following issues with CUDA components:\nOutdated cuDNN installation found.\nVersion JAX was built against: 8907\nMinimum supported: 9100\nInstalled version: 8907\nThe local installation version must be no lower than 9100..\n");
+        assert_eq!(jax_block.get("cudnn").unwrap().value, "8.9.7");
+        assert_eq!(jax_block.get("cudnn_built").unwrap().value, "9.1");
         let tf = of(b"E tensorflow/compiler/xla/stream_executor/cuda/cuda_dnn.cc:417] Loaded runtime CuDNN library: 8.1.0 but source was compiled with: 8.6.0.  CuDNN library needs to have matching major version and equal or higher minor version.\n");
         assert_eq!(tf.get("cudnn").unwrap().value, "8.1.0");
         assert_eq!(tf.get("cudnn_built").unwrap().value, "8.6");
@@ -4679,6 +4740,20 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         let jax = of(b"CUDA backend failed to initialize: Found cuDNN version 8600, but JAX was built against version 8906, which is newer.\n");
         assert_eq!(jax.get("cudnn").unwrap().value, "8.6.0");
         assert_eq!(jax.get("cudnn_built").unwrap().value, "8.9");
+    }
+
+    #[test]
+    fn a_templates_examples_are_not_read_as_the_machines() {
+        let form = "* OS/Version(e.g. RHEL8.6, Ubuntu22.04): RHEL8.9\n* Kernel Version: 4.18.0-513.24.1.el8.9\n- Driver version (e.g. 535.104.05): 550.54.15\n";
+        let fp = of(form.as_bytes());
+        let value = |f: &str| fp.get(f).map(|x| x.value.clone()).unwrap_or_default();
+        assert_eq!(value("os"), "RHEL8.9");
+        assert_eq!(value("driver"), "550.54.15");
+        assert_eq!(
+            without_template_examples("- Kernel (e.g. `uname -a`): 6.8.0 (e.g., not this)"),
+            "- Kernel : 6.8.0 "
+        );
+        assert_eq!(without_template_examples("(e.g. unclosed"), "(e.g. unclosed");
     }
 
     #[test]
