@@ -94,6 +94,9 @@ impl Fingerprint {
                     self.fields.insert(field.to_string(), new);
                 }
             }
+            // One tool naming two GPUs (nvidia-smi's table of an A100 and a P100) lists the
+            // machine's GPUs: they do not disagree, and the first is kept.
+            Some(old) if field == "gpu" && old.source == new.source => {}
             // A GPU's name as a person wrote it yields to a tool's printing of it ("RTX 4090D"
             // typed, "GeForce RTX 4090 D" in nvidia-smi's table): not two GPUs.
             Some(old) if field == "gpu" && source_rank(new.source) != source_rank(old.source) => {
@@ -1402,6 +1405,13 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "PyTorch",
         ),
 
+        // vLLM's check of every GPU against its floor, in its setup and at start-up (`GPUs with
+        // compute capability less than 7.0 are not supported.`).
+        rule(
+            r"(?P<v>GPUs with compute capability (?:less than|below) \d+\.\d+ are not supported)",
+            "library_refused",
+            "vLLM",
+        ),
         // Ollama's GPU discovery refusing a GPU below its floor (gpu.go: `CUDA GPU is too old.
         // Falling back to CPU mode. Compute Capability detected: 5.2`).
         rule(
@@ -4644,6 +4654,18 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
     }
 
     #[test]
+    fn one_table_of_two_gpus_is_no_conflict() {
+        let table = "|   0  NVIDIA A100-PCIE-40GB          Off | 00000000:3F:00.0 Off |                    0 |\n|   1  Tesla P100-PCIE-16GB           Off | 00000000:40:00.0 Off |                    0 |\n";
+        let fp = of(table.as_bytes());
+        assert_eq!(fp.get("gpu").unwrap().value, "A100-PCIE-40GB");
+        assert!(fp.conflicts.is_empty(), "{:?}", fp.conflicts);
+        // vLLM's refusal of the older one states its floor broken.
+        let vllm =
+            of(b"RuntimeError: GPUs with compute capability less than 7.0 are not supported.\n");
+        assert_eq!(vllm.get("library_refused").unwrap().source, "vLLM");
+    }
+
+    #[test]
     fn package_flavours_bare_names_and_versions_in_parentheses() {
         let fp = of(b"- **Installed Driver**: nvidia-driver-580-open (version 580.82.09).\nNVIDIA GeForce RTX 3060\n");
         assert_eq!(fp.get("driver").unwrap().value, "580.82.09");
@@ -4753,7 +4775,10 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
             without_template_examples("- Kernel (e.g. `uname -a`): 6.8.0 (e.g., not this)"),
             "- Kernel : 6.8.0 "
         );
-        assert_eq!(without_template_examples("(e.g. unclosed"), "(e.g. unclosed");
+        assert_eq!(
+            without_template_examples("(e.g. unclosed"),
+            "(e.g. unclosed"
+        );
     }
 
     #[test]

@@ -152,6 +152,8 @@ const FLASH_ATTENTION: &str =
     "https://github.com/Dao-AILab/flash-attention#installation-and-features";
 /// Ollama's list of the GPUs it supports (compute capability 5.0 and later).
 const OLLAMA_GPUS: &str = "https://github.com/ollama/ollama/blob/main/docs/gpu.md";
+/// vLLM's GPU requirement (compute capability 7.0 or later in its 0.x documentation).
+const VLLM_GPUS: &str = "https://docs.vllm.ai/en/v0.7.2/getting_started/installation/gpu/";
 /// NVIDIA's schedule of the legacy branches that keep each retired GPU generation.
 const LEGACY_BRANCHES: &str =
     "https://forums.developer.nvidia.com/t/unix-graphics-feature-deprecation-schedule/60588";
@@ -477,6 +479,12 @@ const LIBRARY_REFUSALS: &[(&str, &str, &str, &str)] = &[
         "ollama-gpu-floor",
         OLLAMA_GPUS,
         "it runs on the CPU instead; use a GPU it supports",
+    ),
+    (
+        "vLLM",
+        "vllm-gpu-floor",
+        VLLM_GPUS,
+        "run on such a GPU (on a machine with several, leave the older ones out with CUDA_VISIBLE_DEVICES)",
     ),
 ];
 

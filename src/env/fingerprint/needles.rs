@@ -237,6 +237,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0xab378e9ad98ac40e, Some(&[b"nvidia.com/cuda.driver.minor"])),
     (0xadb5504cad822fa7, Some(&[b"python"])),
     (0xae4940f384d0890c, Some(&[b"driver"])),
+    (0xae56fad679814f13, Some(&[b"gpus with compute capability below ", b"gpus with compute capability less than "])),
     (0xae8b5a116905c760, Some(&[b"nvidia-cuda-runtime-cu"])),
     (0xaf2b0732adcc451a, Some(&[b"paddlepaddle"])),
     (0xaf9811eaa109180a, Some(&[b"ollama version is "])),
