@@ -167,6 +167,25 @@ fn same_value(field: &str, a: &str, b: &str) -> bool {
             super::compare_versions(a, b) == std::cmp::Ordering::Equal
                 || super::compare_versions(&cut(a), &cut(b)) == std::cmp::Ordering::Equal
         }
+        // A framework named twice, once less fully (`pytorch 2.12` in a list, `2.12.1+cu130` from
+        // xformers.info; `torch 2.1.0` and `torch 2.1.0+cu121`): the shorter version is the
+        // longer's start, up to one of its parts or its local tag. Two tags are two builds.
+        _ if field == "framework" => {
+            let split = |v: &str| {
+                v.split_once(' ')
+                    .map(|(name, version)| (name.to_ascii_lowercase(), version.to_string()))
+            };
+            let prefix = |short: &str, long: &str| {
+                long.strip_prefix(short)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '+']))
+            };
+            match (split(a), split(b)) {
+                (Some((na, va)), Some((nb, vb))) if na == nb => {
+                    prefix(&va, &vb) || prefix(&vb, &va)
+                }
+                _ => a.eq_ignore_ascii_case(b),
+            }
+        }
         // nvidia-smi's table cuts a long name (`Tesla P100-PCIE...`): the same GPU as the whole.
         _ if field == "gpu" => {
             let cut = |v: &str| {
@@ -596,10 +615,12 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(r"libcudnn\.so\.{V}", "cudnn", "collect_env"),
         // Package lists.
         rule(
-            r"(?i)^(?:py)?torch\s*(?:==?|\s)\s*{TORCH}\s*$",
+            r"(?i)^(?:\[(?:pip3?|conda)\]\s*)?(?:py)?torch\s*(?:==?|\s)\s*{TORCH}\s*$",
             "torch",
             "pip",
         ),
+        // xFormers' `python -m xformers.info`.
+        rule(r"^pytorch\.version:\s*{TORCH}", "torch", "xformers.info"),
         rule(
             r"^(?:\[(?:pip3?|conda)\]\s*)?nvidia-nccl-cu\d+\s*(?:==|\s)\s*{V}",
             "nccl",
@@ -4651,6 +4672,23 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         assert_eq!(fp.conflicts.len(), 1);
         assert_eq!(fp.conflicts[0].field, "driver");
         assert_eq!(fp.conflicts[0].values[1].value, "525.147.05");
+    }
+
+    #[test]
+    fn a_framework_written_short_and_printed_whole_is_one() {
+        let fp =
+            of(b"pytorch 2.12\npytorch.version:                                   2.12.1+cu130\n");
+        assert_eq!(fp.get("framework").unwrap().value, "torch 2.12.1+cu130");
+        assert!(fp.conflicts.is_empty(), "{:?}", fp.conflicts);
+        // Two local tags are two builds.
+        let two = of(b"PyTorch version: 2.1.0+cu121\n[pip3] torch==2.1.0+cu118\n");
+        assert_eq!(two.conflicts.len(), 1);
+        // A nightly's version is read whole from collect_env's package list.
+        let nightly = of(b"[pip3] torch==2.8.0.dev20250326+cu128\n");
+        assert_eq!(
+            nightly.get("framework").unwrap().value,
+            "torch 2.8.0.dev20250326+cu128"
+        );
     }
 
     #[test]
