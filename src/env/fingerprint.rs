@@ -555,7 +555,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "collect_env",
         ),
         rule(
-            r"^PyTorch (?i:version)\s*[:：]?\s*{TORCH}",
+            r"^PyTorch (?i:version)(?: \([^)]*\))?\s*[:：]?\s*{TORCH}",
             "torch",
             "collect_env",
         ),
@@ -615,7 +615,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(r"libcudnn\.so\.{V}", "cudnn", "collect_env"),
         // Package lists.
         rule(
-            r"(?i)^(?:\[(?:pip3?|conda)\]\s*)?(?:py)?torch\s*(?:==?|\s)\s*{TORCH}\s*$",
+            r"(?i)^(?:\[(?:pip3?|conda)\]\s*)?(?:py)?torch\s*(?:==?|\s)\s*{TORCH}(?:\s+<pip>|\s+\S+\s+(?:pypi|pytorch|pytorch-nightly|conda-forge|defaults|nvidia))?\s*$",
             "torch",
             "pip",
         ),
@@ -4683,6 +4683,20 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         // Two local tags are two builds.
         let two = of(b"PyTorch version: 2.1.0+cu121\n[pip3] torch==2.1.0+cu118\n");
         assert_eq!(two.conflicts.len(), 1);
+        // A conda list's row, with its build and channel (or `<pip>`), names it too.
+        for row in [
+            "[conda] torch                     1.0.0a0+db5d313           <pip>\n",
+            "[conda] pytorch                   2.1.0           py3.10_cuda12.1_cudnn8.9.2_0    pytorch\n",
+        ] {
+            assert!(of(row.as_bytes()).get("framework").is_some(), "{row}");
+        }
+        assert_eq!(
+            of(b"PyTorch Version (if applicable):1.12.1\n")
+                .get("framework")
+                .unwrap()
+                .value,
+            "torch 1.12.1"
+        );
         // A nightly's version is read whole from collect_env's package list.
         let nightly = of(b"[pip3] torch==2.8.0.dev20250326+cu128\n");
         assert_eq!(
