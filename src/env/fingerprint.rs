@@ -218,7 +218,7 @@ struct Rule {
     /// signatures use; `None` when the pattern has none.
     needles: Option<Vec<memchr::memmem::Finder<'static>>>,
     /// Compiled when a line first needs it: most pastes need few of the rules.
-    re: std::sync::OnceLock<regex::bytes::Regex>,
+    re: std::sync::OnceLock<LineRegex>,
     field: &'static str,
     source: &'static str,
 }
@@ -227,13 +227,44 @@ impl Rule {
     /// ASCII classes and case folding (`\d`, `\s`, `\w`, `(?i)`): what version lines need, and
     /// several times quicker to compile than their Unicode forms, which were a fifth of `lore
     /// env`'s time on a 64 KiB paste. Non-ASCII words (`版本`) still match as written.
-    fn re(&self) -> &regex::bytes::Regex {
+    /// Built as `regex::bytes::RegexBuilder` builds it (with `unicode(false)`), less the regex's
+    /// own literal prefilter: a rule is tried only on lines that hold one of its literals
+    /// already, and building that prefilter was much of compiling a rule.
+    fn re(&self) -> &LineRegex {
         self.re.get_or_init(|| {
-            regex::bytes::RegexBuilder::new(&self.pattern)
-                .unicode(false)
-                .build()
+            use regex_automata::{MatchKind, meta, util::syntax};
+            let config = meta::Config::new()
+                .match_kind(MatchKind::LeftmostFirst)
+                .utf8_empty(false)
+                .nfa_size_limit(Some(10 << 20))
+                .hybrid_cache_capacity(2 << 20)
+                .auto_prefilter(false);
+            meta::Builder::new()
+                .configure(config)
+                .syntax(syntax::Config::new().utf8(false).unicode(false))
+                .build(&self.pattern)
+                .map(LineRegex)
                 .expect("the rules compile")
         })
+    }
+}
+
+/// A rule's compiled pattern, over a line's bytes.
+struct LineRegex(regex_automata::meta::Regex);
+
+impl LineRegex {
+    fn is_match(&self, line: &[u8]) -> bool {
+        self.0.is_match(line)
+    }
+
+    /// The text of the first of `groups` that took part in the leftmost match.
+    fn group<'h>(&self, line: &'h [u8], groups: &[&str]) -> Option<&'h [u8]> {
+        let mut caps = self.0.create_captures();
+        self.0.captures(line, &mut caps);
+        groups
+            .iter()
+            .find_map(|g| caps.get_group_by_name(g))
+            .map(|span| &line[span.range()])
     }
 }
 
@@ -2763,12 +2794,11 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                 .find_map(|(_, f)| {
                     let re = rule.re();
                     re.is_match(f.as_bytes())
-                        .then(|| re.captures(f.as_bytes()))
+                        .then(|| re.group(f.as_bytes(), &["v", "b"]))
                         .flatten()
                 })
-                && let Some(v) = c.name("v").or_else(|| c.name("b"))
             {
-                let v = String::from_utf8_lossy(v.as_bytes());
+                let v = String::from_utf8_lossy(c);
                 let v: &str = &v;
                 let Some((field, value)) = reading(rule.field, v) else {
                     continue;

@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
-use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
+use regex::{RegexSet, RegexSetBuilder};
 
 use super::cache::{Literals, PatternCache};
 use super::literal::{also_required, required_literals};
@@ -107,12 +107,12 @@ pub struct Sig {
     /// Further literal sets a matching line must contain one of each (lowercase; checked ignoring
     /// ASCII case before the regex is tried).
     pub also: Vec<Vec<Vec<u8>>>,
-    regex: OnceLock<Option<Regex>>,
+    regex: OnceLock<Option<SigRegex>>,
 }
 
 impl Sig {
     /// The compiled regex; `None` if it cannot be compiled within the limits.
-    pub fn regex(&self) -> Option<&Regex> {
+    pub fn regex(&self) -> Option<&SigRegex> {
         self.regex
             .get_or_init(|| build_regex(&self.pattern).ok())
             .as_ref()
@@ -131,11 +131,85 @@ impl Sig {
 }
 
 /// A signature's regex, as every scan, `lore check` and the editor's test run it.
-pub fn build_regex(pattern: &str) -> Result<Regex, regex::Error> {
-    RegexBuilder::new(&ascii_classes(pattern))
-        .size_limit(SIZE_LIMIT)
-        .dfa_size_limit(DFA_SIZE_LIMIT)
-        .build()
+pub fn build_regex(pattern: &str) -> Result<SigRegex, regex::Error> {
+    use regex_automata::{MatchKind, meta, util::syntax};
+    // As `regex::RegexBuilder` builds a `Regex` (leftmost-first, UTF-8 haystacks, the same
+    // limits), less the regex's own literal prefilter: a pattern runs only on lines the scan's
+    // literal search already picked, where the prefilter saves nothing, while building it was
+    // a third of compiling the shipped patterns (61 ms for the 623 of them, 43 ms without).
+    let config = meta::Config::new()
+        .match_kind(MatchKind::LeftmostFirst)
+        .utf8_empty(true)
+        .nfa_size_limit(Some(SIZE_LIMIT))
+        .hybrid_cache_capacity(DFA_SIZE_LIMIT)
+        .auto_prefilter(false);
+    meta::Builder::new()
+        .configure(config)
+        .syntax(syntax::Config::new().utf8(true))
+        .build(&ascii_classes(pattern))
+        .map(|meta| SigRegex { meta })
+        .map_err(|e| match (e.size_limit(), e.syntax_error()) {
+            (Some(limit), _) => regex::Error::CompiledTooBig(limit),
+            (None, Some(syntax)) => regex::Error::Syntax(syntax.to_string()),
+            (None, None) => regex::Error::Syntax(e.to_string()),
+        })
+}
+
+/// A compiled signature pattern (see [`build_regex`]).
+#[derive(Debug, Clone)]
+pub struct SigRegex {
+    meta: regex_automata::meta::Regex,
+}
+
+/// One match of a [`SigRegex`] in a haystack, with its groups.
+pub struct SigMatch<'h> {
+    haystack: &'h str,
+    caps: regex_automata::util::captures::Captures,
+}
+
+impl SigRegex {
+    pub fn is_match(&self, haystack: &str) -> bool {
+        self.meta.is_match(haystack)
+    }
+
+    /// The leftmost-first match, if any.
+    pub fn captures<'h>(&self, haystack: &'h str) -> Option<SigMatch<'h>> {
+        let mut caps = self.meta.create_captures();
+        self.meta.captures(haystack, &mut caps);
+        caps.is_match().then_some(SigMatch { haystack, caps })
+    }
+
+    /// Every match, left to right, not overlapping.
+    pub fn captures_iter<'r, 'h: 'r>(
+        &'r self,
+        haystack: &'h str,
+    ) -> impl Iterator<Item = SigMatch<'h>> + 'r {
+        self.meta
+            .captures_iter(haystack)
+            .map(move |caps| SigMatch { haystack, caps })
+    }
+
+    /// The names of the pattern's named groups, in order.
+    pub fn capture_names(&self) -> impl Iterator<Item = &str> {
+        self.meta
+            .group_info()
+            .pattern_names(regex_automata::PatternID::ZERO)
+            .flatten()
+    }
+}
+
+impl<'h> SigMatch<'h> {
+    /// Where the whole match starts and ends in the haystack.
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.caps.get_match().map_or(0..0, |m| m.range())
+    }
+
+    /// The text of the group `name`, if it took part in the match.
+    pub fn name(&self, name: &str) -> Option<&'h str> {
+        self.caps
+            .get_group_by_name(name)
+            .map(|span| &self.haystack[span.range()])
+    }
 }
 
 /// `pattern` with `\d`, `\w`, `\D` and `\W` (alone or in a bracketed class) written as the ASCII

@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 
 use memchr::{memchr, memchr_iter, memrchr};
 
-use super::compile::{Engine, Prefilter, SET_MIN, Target};
+use super::compile::{Engine, Prefilter, SET_MIN, SigMatch, SigRegex, Target};
 use super::normalize::{clean, display, match_text, needs_tidy, tidy, tidy_anyway};
 
 /// Bytes scanned per pass.
@@ -560,9 +560,9 @@ impl<'e> Scanner<'e> {
         }
         let line_at = |offset: usize| starts.partition_point(|&s| s <= offset).saturating_sub(1);
         for caps in regex.captures_iter(&joined) {
-            let m = caps.get(0).expect("group 0 always matches");
-            let first = line_at(m.start());
-            let last = line_at(m.end().saturating_sub(1).max(m.start()));
+            let m = caps.range();
+            let first = line_at(m.start);
+            let last = line_at(m.end.saturating_sub(1).max(m.start));
             let first_no = spans[first].0;
             if self
                 .last_window_start
@@ -925,13 +925,12 @@ fn record(hits: &mut SigHits, hit: Hit) {
     }
 }
 
-fn named_captures(regex: &regex::Regex, caps: &regex::Captures<'_>) -> Vec<(String, String)> {
+fn named_captures(regex: &SigRegex, caps: &SigMatch<'_>) -> Vec<(String, String)> {
     regex
         .capture_names()
-        .flatten()
         .filter_map(|name| {
             caps.name(name)
-                .map(|m| (name.to_string(), display(m.as_str().trim())))
+                .map(|m| (name.to_string(), display(m.trim())))
         })
         .collect()
 }

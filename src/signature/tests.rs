@@ -371,7 +371,11 @@ fn digit_and_word_classes_are_ascii_as_in_re2() {
     assert!(build_regex(r"(\d").is_err());
     let re = build_regex(r"(?i)^gpu (?P<n>\d+) (?P<w>\w+)$").unwrap();
     let caps = re.captures("GPU 12 Tesla_T4").unwrap();
-    assert_eq!((&caps["n"], &caps["w"]), ("12", "Tesla_T4"));
+    assert_eq!(
+        (caps.name("n"), caps.name("w")),
+        (Some("12"), Some("Tesla_T4"))
+    );
+    assert_eq!(re.capture_names().collect::<Vec<_>>(), ["n", "w"]);
     // Arabic-Indic digits and CJK letters are no longer `\d` and `\w`; `\s` keeps U+3000.
     assert!(!build_regex(r"^\d+$").unwrap().is_match("٣٤"));
     assert!(!build_regex(r"^\w+$").unwrap().is_match("已杀死"));
