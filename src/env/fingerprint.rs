@@ -94,9 +94,20 @@ impl Fingerprint {
                     self.fields.insert(field.to_string(), new);
                 }
             }
-            // One tool naming two GPUs (nvidia-smi's table of an A100 and a P100) lists the
-            // machine's GPUs: they do not disagree, and the first is kept.
-            Some(old) if field == "gpu" && old.source == new.source => {}
+            // Two frameworks (PyTorch and JAX in one environment) are not two values of one: the
+            // better source's is shown, and neither is a conflict.
+            Some(old)
+                if field == "framework"
+                    && old.value.split(' ').next() != new.value.split(' ').next() =>
+            {
+                if source_rank(new.source) > source_rank(old.source) {
+                    self.fields.insert(field.to_string(), new);
+                }
+            }
+            // One tool naming two GPUs (nvidia-smi's table of an A100 and a P100, a list's
+            // compute capability of each) lists the machine's GPUs: they do not disagree, and
+            // the first is kept.
+            Some(old) if (field == "gpu" || field == "cc") && old.source == new.source => {}
             // A GPU's name as a person wrote it yields to a tool's printing of it ("RTX 4090D"
             // typed, "GeForce RTX 4090 D" in nvidia-smi's table): not two GPUs.
             Some(old) if field == "gpu" && source_rank(new.source) != source_rank(old.source) => {
@@ -478,7 +489,13 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "NVRM API mismatch",
         ),
         // Installed, not necessarily loaded.
-        rule(r"^version:\s+{V}\s*$", "driver", "modinfo nvidia"),
+        // (A driver's version has a three-digit branch: Lightning's `- version: 11.3` under its
+        // CUDA item, or `10.0.19044` under Windows, is not one.)
+        rule(
+            r"^version:\s+(?P<v>\d{3}\.\d+(?:\.\d+)?)\s*$",
+            "driver",
+            "modinfo nvidia",
+        ),
         rule(
             r"^(?:ii\s+)?(?:nvidia-driver|nvidia-dkms|nvidia-kernel-common|libnvidia-compute)(?:-\d+)?(?:-open|-server)*\s+{V}",
             "driver",
@@ -633,7 +650,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "check_env",
         ),
         rule(
-            r"^GPU [\d,]+: (?:NVIDIA )?(?P<v>[^\n(]+?)\s*$",
+            r"^GPU 0(?:,\d+)*: (?:NVIDIA )?(?P<v>[^\n(]+?)\s*$",
             "gpu",
             "check_env",
         ),
@@ -848,7 +865,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // Python's platform string (`Linux-5.15.0-91-generic-x86_64-with-glibc2.35`, as
         // transformers-cli env, accelerate env and Ultralytics print it): the kernel release.
         rule(
-            r"\bLinux-(?P<v>\d+\.\d+\.\d+[\w.+~-]*?)-(?:x86_64|aarch64|ppc64le)-with",
+            r"\bLinux-(?P<v>\d+\.\d+\.\d+[\w.+~-]*?)(?:\.(?:x86_64|aarch64|ppc64le))?-(?:x86_64|aarch64|ppc64le)-with",
             "kernel",
             "platform.platform()",
         ),
@@ -1640,7 +1657,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "nvidia-container-cli info",
         ),
         rule(
-            r"^Model:\s{4,}(?:NVIDIA )?(?P<v>\S.*?)\s*$",
+            r"^Model:\s{4,}(?:NVIDIA )?(?P<v>[A-Za-z].*?)\s*$",
             "gpu",
             "nvidia-container-cli info",
         ),
@@ -1835,7 +1852,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(r"^torch cuda version\s*\.{3,}\s*{V}", "cuda_runtime", "ds_report"),
         rule(r"^nvcc version\s*\.{3,}\s*{V}", "cuda_toolkit", "ds_report"),
         // xformers' build warning names the PyTorch installed: `(you have 2.1.2+cpu)`.
-        rule(r"\(you have {TORCH}\)", "torch", "xformers"),
+        rule(r"PyTorch \S+ with CUDA \d+ \(you have {TORCH}\)", "torch", "xformers"),
         // deviceQuery's device line (`Device 0: "Orin"`), and dorado's (`cuda:0 - NVIDIA GH200`).
         rule(
             r#"^Device \d+: "(?:NVIDIA )?(?P<v>[^"]+)""#,
@@ -1915,8 +1932,13 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "cuda_runtime",
             "torch.utils.cpp_extension",
         ),
-        // `torch==2.6.0` in a sentence.
-        rule(r"(?i)\btorch==(?P<v>\d+\.\d+(?:\.\d+)*(?:\+\w+)?)\b", "torch", "text"),
+        // `torch==2.6.0` in a sentence (not another package's name ending in it,
+        // `open-clip-torch==2.20.0`).
+        rule(
+            r"(?i)(?:^|[^\w.-])torch==(?P<v>\d+\.\d+(?:\.\d+)*(?:\+\w+)?)\b",
+            "torch",
+            "text",
+        ),
         // A list's bare lines: `CUDA 10.1.105` (nvcc's, with its build number), `cuDNN 7.6.4`,
         // `Windows 10 Pro`.
         rule(r"(?i)^cuda\s+v?(?P<v>\d+\.\d+\.\d+)\s*$", "cuda_listed", "environment list"),
@@ -4733,6 +4755,27 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
             nightly.get("framework").unwrap().value,
             "torch 2.8.0.dev20250326+cu128"
         );
+    }
+
+    #[test]
+    fn one_machine_is_not_read_as_sources_that_disagree() {
+        // platform.platform()'s kernel keeps its architecture; collect_env's does not.
+        let kernel = of(b"OS: CentOS Linux 7 (Core) (x86_64)\nPython platform: Linux-3.10.0-1160.el7.x86_64-x86_64-with-glibc2.17\n[transformers] Platform: Linux-3.10.0-1160.el7.x86_64-x86_64-with-glibc2.17\n");
+        assert_eq!(kernel.get("kernel").unwrap().value, "3.10.0-1160.el7");
+        assert!(kernel.conflicts.is_empty(), "{:?}", kernel.conflicts);
+        // collect_env's second GPU, lscpu's `Model:`, xformers' Python, Lightning's versions.
+        for paste in [
+            "GPU models and configuration: \nGPU 0: NVIDIA GeForce RTX 3090\nGPU 1: NVIDIA GeForce RTX 3080 Ti\n",
+            "GPU models and configuration: GPU 0: NVIDIA L4\nModel:                              1\n",
+            "    PyTorch 2.3.0+cu121 with CUDA 1201 (you have 2.1.0+cu121)\n    Python  3.10.14 (you have 3.10.0)\n",
+            "* CUDA:\n\t- version:           11.3\n* System:\n\t- version:           10.0.19044\n",
+            "PyTorch version: 2.5.1+cu121\njax 0.4.33\n",
+            "PyTorch version: 2.1.2+cu121\n            \"open-clip-torch==2.20.0\",\n",
+        ] {
+            let fp = of(paste.as_bytes());
+            assert!(fp.conflicts.is_empty(), "{paste}: {:?}", fp.conflicts);
+            assert!(fp.get("driver").is_none(), "{paste}");
+        }
     }
 
     #[test]
