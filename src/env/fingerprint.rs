@@ -98,7 +98,9 @@ impl Fingerprint {
             // better source's is shown, and neither is a conflict.
             Some(old)
                 if field == "framework"
-                    && old.value.split(' ').next() != new.value.split(' ').next() =>
+                    && !framework_parts(&old.value)
+                        .0
+                        .eq_ignore_ascii_case(framework_parts(&new.value).0) =>
             {
                 if source_rank(new.source) > source_rank(old.source) {
                     self.fields.insert(field.to_string(), new);
@@ -182,20 +184,12 @@ fn same_value(field: &str, a: &str, b: &str) -> bool {
         // xformers.info; `torch 2.1.0` and `torch 2.1.0+cu121`): the shorter version is the
         // longer's start, up to one of its parts or its local tag. Two tags are two builds.
         _ if field == "framework" => {
-            let split = |v: &str| {
-                v.split_once(' ')
-                    .map(|(name, version)| (name.to_ascii_lowercase(), version.to_string()))
-            };
             let prefix = |short: &str, long: &str| {
                 long.strip_prefix(short)
                     .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '+']))
             };
-            match (split(a), split(b)) {
-                (Some((na, va)), Some((nb, vb))) if na == nb => {
-                    prefix(&va, &vb) || prefix(&vb, &va)
-                }
-                _ => a.eq_ignore_ascii_case(b),
-            }
+            let ((na, va), (nb, vb)) = (framework_parts(a), framework_parts(b));
+            na.eq_ignore_ascii_case(nb) && (prefix(va, vb) || prefix(vb, va))
         }
         // nvidia-smi's table cuts a long name (`Tesla P100-PCIE...`): the same GPU as the whole.
         _ if field == "gpu" => {
@@ -222,6 +216,11 @@ fn same_value(field: &str, a: &str, b: &str) -> bool {
     }
 }
 
+/// A framework field's name and version (`torch 2.1.0+cu121`: `torch`, `2.1.0+cu121`).
+fn framework_parts(value: &str) -> (&str, &str) {
+    value.split_once(' ').unwrap_or((value, ""))
+}
+
 /// One kind of line: a pattern with the group `v` (the value), the field and the source.
 struct Rule {
     pattern: String,
@@ -238,22 +237,15 @@ impl Rule {
     /// ASCII classes and case folding (`\d`, `\s`, `\w`, `(?i)`): what version lines need, and
     /// several times quicker to compile than their Unicode forms, which were a fifth of `lore
     /// env`'s time on a 64 KiB paste. Non-ASCII words (`版本`) still match as written.
-    /// Built as `regex::bytes::RegexBuilder` builds it (with `unicode(false)`), less the regex's
-    /// own literal prefilter: a rule is tried only on lines that hold one of its literals
-    /// already, and building that prefilter was much of compiling a rule.
+    /// Built as `regex::bytes::RegexBuilder` builds it (with `unicode(false)` and its default
+    /// limits), less the regex's own literal prefilter: a rule is tried only on lines that hold
+    /// one of its literals already.
     fn re(&self) -> &LineRegex {
         self.re.get_or_init(|| {
-            use regex_automata::{MatchKind, meta, util::syntax};
-            let config = meta::Config::new()
-                .match_kind(MatchKind::LeftmostFirst)
-                .utf8_empty(false)
-                .nfa_size_limit(Some(10 << 20))
-                .hybrid_cache_capacity(2 << 20)
-                .auto_prefilter(false);
-            meta::Builder::new()
-                .configure(config)
-                .syntax(syntax::Config::new().utf8(false).unicode(false))
-                .build(&self.pattern)
+            let syntax = regex_automata::util::syntax::Config::new()
+                .utf8(false)
+                .unicode(false);
+            crate::signature::without_prefilter(&self.pattern, syntax, 10 << 20, 2 << 20)
                 .map(LineRegex)
                 .expect("the rules compile")
         })
@@ -2569,6 +2561,10 @@ const MAX_SCAN: usize = 1 << 20;
 /// values, not the machine's, and read as fields they would be wrong ones.
 fn without_template_examples(line: &str) -> std::borrow::Cow<'_, str> {
     let mut out = std::borrow::Cow::Borrowed(line);
+    // Most lines have no parenthesis: one byte search, not five.
+    if !line.contains('(') {
+        return out;
+    }
     while let Some(start) = ["(e.g.", "(e.g,", "(eg.", "(eg ", "(for example"]
         .iter()
         .filter_map(|m| out.find(m))

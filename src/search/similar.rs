@@ -807,6 +807,12 @@ impl SimilarIndex {
 mod tests {
     use super::*;
 
+    /// No threshold: every runbook a line resembles is listed.
+    const FREE: Params = Params {
+        min_score: 0.0,
+        min_margin: 0.0,
+    };
+
     #[test]
     fn the_kept_index_answers_as_the_built_one() {
         let library =
@@ -884,10 +890,7 @@ mod tests {
         let got = index.suggest(
             &["kernel: NVRM: GPU at 0000:65:00.0 has fallen off the bus"],
             &[],
-            Params {
-                min_score: 0.0,
-                min_margin: 0.0,
-            },
+            FREE,
         );
         assert_eq!(got.first().map(|s| s.runbook), Some(1), "{got:?}");
         assert!(
@@ -903,17 +906,13 @@ mod tests {
             "---\ntitle: A kernel call trace\nseverity: high\n---\n## Symptoms\nThe kernel prints a Call Trace: after the oops.\n",
         );
         let index = SimilarIndex::new(&[trace], &[]);
-        let free = Params {
-            min_score: 0.0,
-            min_margin: 0.0,
-        };
         // "call" is a generic log word: the line says no more than "trace".
         assert!(
             index
-                .suggest(&["[ 1599.033579] Call Trace:"], &[], free)
+                .suggest(&["[ 1599.033579] Call Trace:"], &[], FREE)
                 .is_empty()
         );
-        let got = index.suggest(&["kernel oops with a call trace"], &[], free);
+        let got = index.suggest(&["kernel oops with a call trace"], &[], FREE);
         assert_eq!(got.first().map(|s| s.runbook), Some(0), "{got:?}");
     }
 
@@ -924,10 +923,6 @@ mod tests {
             "---\ntitle: SELinux denies the container access to the GPU\nseverity: high\n---\n## Symptoms\nAccess is denied: permission denied on /dev/nvidia0; terminate called after throwing an instance of std::system_error.\n",
         );
         let index = SimilarIndex::new(&[selinux], &[]);
-        let free = Params {
-            min_score: 0.0,
-            min_margin: 0.0,
-        };
         // Windows' text for error 5, any refused permission and C++'s wrapper of any uncaught
         // exception say nothing of which cause (tuning negatives: a data loader's file
         // permissions on Windows, a lock file at /).
@@ -936,9 +931,9 @@ mod tests {
             "Permission denied",
             "terminate called after throwing an instance of",
         ] {
-            assert!(index.suggest(&[line], &[], free).is_empty(), "{line}");
+            assert!(index.suggest(&[line], &[], FREE).is_empty(), "{line}");
         }
-        let got = index.suggest(&["avc: denied for /dev/nvidia0 by selinux"], &[], free);
+        let got = index.suggest(&["avc: denied for /dev/nvidia0 by selinux"], &[], FREE);
         assert_eq!(got.first().map(|s| s.runbook), Some(0), "{got:?}");
     }
 

@@ -132,22 +132,38 @@ impl Sig {
 
 /// A signature's regex, as every scan, `lore check` and the editor's test run it.
 pub fn build_regex(pattern: &str) -> Result<SigRegex, regex::Error> {
-    use regex_automata::{MatchKind, meta, util::syntax};
-    // As `regex::RegexBuilder` builds a `Regex` (leftmost-first, UTF-8 haystacks, the same
-    // limits), less the regex's own literal prefilter: a pattern runs only on lines the scan's
-    // literal search already picked, where the prefilter saves nothing, while building it was
-    // a third of compiling the shipped patterns (61 ms for the 623 of them, 43 ms without).
+    without_prefilter(
+        &ascii_classes(pattern),
+        regex_automata::util::syntax::Config::new(),
+        SIZE_LIMIT,
+        DFA_SIZE_LIMIT,
+    )
+    .map(|meta| SigRegex { meta })
+}
+
+/// `pattern` compiled as the regex crate compiles a `Regex` (or, when `syntax` is not UTF-8, a
+/// `bytes::Regex`): leftmost-first, with the given program size limit and lazy-DFA cache, but
+/// without the regex's own literal prefilter. Signatures and `lore env`'s rules both run only
+/// on lines that a literal search has already picked, where the prefilter saves nothing, while
+/// building it was a third of compiling the shipped patterns (61 ms for the 623 of them, 43 ms
+/// without it). Its errors are the regex crate's, as `lore check` has always reported them.
+pub(crate) fn without_prefilter(
+    pattern: &str,
+    syntax: regex_automata::util::syntax::Config,
+    size_limit: usize,
+    cache: usize,
+) -> Result<regex_automata::meta::Regex, regex::Error> {
+    use regex_automata::{MatchKind, meta};
     let config = meta::Config::new()
         .match_kind(MatchKind::LeftmostFirst)
-        .utf8_empty(true)
-        .nfa_size_limit(Some(SIZE_LIMIT))
-        .hybrid_cache_capacity(DFA_SIZE_LIMIT)
+        .utf8_empty(syntax.get_utf8())
+        .nfa_size_limit(Some(size_limit))
+        .hybrid_cache_capacity(cache)
         .auto_prefilter(false);
     meta::Builder::new()
         .configure(config)
-        .syntax(syntax::Config::new().utf8(true))
-        .build(&ascii_classes(pattern))
-        .map(|meta| SigRegex { meta })
+        .syntax(syntax)
+        .build(pattern)
         .map_err(|e| match (e.size_limit(), e.syntax_error()) {
             (Some(limit), _) => regex::Error::CompiledTooBig(limit),
             (None, Some(syntax)) => regex::Error::Syntax(syntax.to_string()),

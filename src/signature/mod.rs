@@ -20,6 +20,7 @@ mod scan;
 mod tests;
 
 pub use cache::PatternCache;
+pub(crate) use compile::without_prefilter;
 pub use compile::{CompileProblem, Engine, Sig, Target};
 pub use follow::{Alert, Follower};
 pub use report::{
