@@ -356,7 +356,10 @@ pub fn assess(
         // A driver the program reached: its version, or the CUDA it supports as PyTorch prints it
         // ("found version 12080").
         let known = driver.or(module).or_else(|| fp.get("driver_cuda"));
-        let level = if known.is_some() && !judged_ok {
+        // PyTorch says "too old" only when it found a driver (its version is above zero; with
+        // none it says "Found no NVIDIA driver"), so its word alone shows one was reached.
+        let reached = known.is_some() || said.source == "PyTorch";
+        let level = if reached && !judged_ok {
             Level::Violation
         } else {
             Level::Risk
@@ -973,6 +976,11 @@ mod tests {
             rules(
                 "RuntimeError: The NVIDIA driver on your system is too old (found version 12080). Please update your GPU driver\n"
             ),
+            ["runtime-needs-newer-driver"]
+        );
+        // ... and without it: PyTorch says "too old" only when it found a driver.
+        assert_eq!(
+            rules("RuntimeError: The NVIDIA driver on your system is too old\n"),
             ["runtime-needs-newer-driver"]
         );
         // An image refused for an exception clause (the last one tried): its CUDA needs more.
