@@ -48,6 +48,21 @@ impl Fingerprint {
         if field == "gpu" && !value.ends_with(" Laptop GPU") {
             value = value.strip_suffix(" GPU").unwrap_or(value).trim_end();
         }
+        // A name quoted at the end of a sentence ("facing issue like NVIDIA GeForce RTX 5080"):
+        // the name is what follows the vendor's.
+        if field == "gpu"
+            && let Some(at) = value.to_ascii_uppercase().rfind(" NVIDIA ")
+        {
+            value = value[at + 1..].trim_start();
+        }
+        // "GeForce RTX 3090 with 24G" as typed: its memory is not part of the name.
+        if field == "gpu"
+            && let Some((name, memory)) = value.split_once(" with ")
+            && memory.starts_with(|c: char| c.is_ascii_digit())
+            && memory.trim_end().ends_with(['G', 'B', 'b', 'g'])
+        {
+            value = name.trim_end();
+        }
         // "Nvidia GeForce GTX TITAN X" as typed: the vendor's name is not the model's.
         if field == "gpu" && value.len() > 7 && value[..7].eq_ignore_ascii_case("nvidia ") {
             value = value[7..].trim_start();
@@ -1402,7 +1417,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // `RTX2060`): the model as written, yielding to any tool's printing of it (see
         // `source_rank`).
         rule(
-            r"(?:^|[^A-Za-z0-9_]|\d[x×])(?:(?i:nvidia)\s+)?(?P<v>(?:GeForce\s+)?(?:RTX|GTX|MX)\s?A?\d{3,4}(?:\s?(?:Ti|SUPER|Super|D)\b)?(?:\s(?:Laptop GPU|Mobile|with Max-Q Design|Max-Q|Ada Generation))?|GeForce\s+(?:GT\s)?\d{3,4}M?|GRID\s[KM]\d{1,3}[A-Za-z]?|(?:GeForce\s+GTX\s+)?TITAN\s(?:RTX|Xp|X|V)(?:\s\(Pascal\))?|Tesla\s[KMPVTA]\d{1,3}[A-Za-z]?(?:-\w+)*|Quadro\s(?:RTX\s)?[A-Z]?\d{3,4}[A-Za-z]?)(?:[^A-Za-z0-9_]|$)",
+            r"(?:^|[^A-Za-z0-9_]|\d[x×])(?:(?i:nvidia)\s+)?(?P<v>(?:GeForce\s+)?(?:RTX|GTX|MX)\s?A?\d{3,4}(?:\s?(?:Ti|SUPER|Super|D)\b)?(?:\s(?:Laptop GPU|Mobile|with Max-Q Design|Max-Q|Ada Generation))?|GeForce\s+(?:GT\s)?\d{3,4}M?|GRID\s[KM]\d{1,3}[A-Za-z]?|(?:GeForce\s+GTX\s+)?(?:TITAN|Titan)\s(?:RTX|Xp|X|V)(?:\s\(Pascal\))?|Tesla\s[KMPVTA]\d{1,3}[A-Za-z]?(?:-\w+)*|Quadro\s(?:RTX\s)?[A-Z]?\d{3,4}[A-Za-z]?)(?:[^A-Za-z0-9_]|$)",
             "gpu",
             "text",
         ),
@@ -4302,6 +4317,22 @@ mod tests {
                 "GeForce GTX TITAN X",
             ),
             ("- **GPU**: NVIDIA Orin (nvgpu)\n", "gpu", "Orin (nvgpu)"),
+            (
+                "Compilation Failure Ubuntu 16.04, CUDA 7.5, CuDNN 5.1 running a Titan X (Pascal)\n",
+                "gpu",
+                "Titan X (Pascal)",
+            ),
+            // The memory after the name, and PyTorch's warning quoted in a sentence.
+            (
+                "NVIDIA GeForce RTX 3090 with 24G\n",
+                "gpu",
+                "GeForce RTX 3090",
+            ),
+            (
+                "facing issue like NVIDIA GeForce RTX 5080 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n",
+                "gpu",
+                "GeForce RTX 5080",
+            ),
             // A tool's printing of the name stands over a person's, and the whole over the cut.
             (
                 "GPU:RTX 4090D\n|   0  NVIDIA GeForce RTX 4090 D    WDDM  |   00000000:08:00.0 Off |                  Off |\n",
