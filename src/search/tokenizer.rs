@@ -63,7 +63,7 @@ fn is_word(c: char) -> bool {
 }
 
 /// Characters that may join the parts of an identifier.
-fn is_joiner(c: char) -> bool {
+pub fn is_joiner(c: char) -> bool {
     matches!(c, '-' | '.' | '/' | ':' | '_' | '@' | '+' | '#' | '%' | '=')
 }
 
