@@ -121,6 +121,11 @@ impl Fingerprint {
                     self.fields.insert(field.to_string(), new);
                 }
             }
+            // TensorFlow's CUDA runtime beside another framework's: each framework carries its
+            // own, so they are not two values of one; the first is kept.
+            Some(old)
+                if field == "cuda_runtime"
+                    && (old.source == TF_CUDART) != (new.source == TF_CUDART) => {}
             // One tool naming two GPUs (nvidia-smi's table of an A100 and a P100, a list's
             // compute capability of each) lists the machine's GPUs: they do not disagree, and
             // the first is kept.
@@ -154,6 +159,10 @@ impl Fingerprint {
         }
     }
 }
+
+/// TensorFlow naming the CUDA runtime it loaded: TensorFlow's own, which another framework in
+/// the same environment (PyTorch's `CUDA used to build PyTorch`) need not share.
+const TF_CUDART: &str = "TensorFlow's libcudart";
 
 /// How much a source is to be trusted: a sentence least, then a list's or a form's answer (or a
 /// command someone typed, which says what was asked for), a bare name line (typed, or
@@ -1770,6 +1779,9 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // conda list's rows: `pytorch   1.7.1   py3.8_cuda10.2...`, `cudnn   7.6.5   cuda10.2_0`.
         rule(r"^pytorch\s+{TORCH}(?:\s|$)", "torch", "conda list"),
         rule(r"^cudnn\s+(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)\s+\S", "cudnn", "conda list"),
+        // conda's nvcc (`cuda-nvcc   12.6.20   hcdd1206_0   conda-forge`): the package's version
+        // is nvcc's own.
+        rule(r"^cuda-nvcc\s+(?P<v>\d+\.\d+\.\d+)\s+\S", "cuda_toolkit", "conda list"),
         // An environment written as requirements (`python=3.8`, `torch=2.1.1`).
         rule(r"(?i)^python\s*==?\s*{V}\s*$", "python", "environment list"),
         // The interpreter's own banner: `Python 3.9.18 (main, Sep 11 2023, 13:41:44)`.
@@ -1927,6 +1939,19 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             r"\bname: (?:NVIDIA )?(?P<v>\S.*?) major: \d+ minor: \d+",
             "gpu",
             "TensorFlow",
+        ),
+        rule(
+            r"\bmajor: (?P<v>\d{1,2} minor: \d) memoryClockRate",
+            "cc_major_minor",
+            "TensorFlow",
+        ),
+        // TensorFlow 1.x and 2.0-2.3 loading the CUDA runtime it was built with: up to CUDA 10
+        // the library's name carries major and minor (`libcudart.so.10.0`); from 11 it carries
+        // the major alone (11.x all load `libcudart.so.11.0`), so those say nothing of the minor.
+        rule(
+            r"Successfully opened dynamic library libcudart\.so\.(?P<v>(?:[89]|10)\.\d)\b",
+            "cuda_runtime",
+            TF_CUDART,
         ),
         // torch.utils.cpp_extension comparing nvcc with the CUDA PyTorch was built with.
         rule(
@@ -2099,6 +2124,8 @@ fn reading(field: &'static str, v: &str) -> Option<(&'static str, String)> {
             _ => ("cuda_runtime", format!("{}.{}", &v[..2], &v[2..])),
         },
         "cuda_runtime_number" => ("cuda_runtime", cuda_number(v)),
+        // TensorFlow's `major: 3 minor: 0`.
+        "cc_major_minor" => ("cc", v.replacen(" minor: ", ".", 1)),
         "cudnn_number" => ("cudnn", version_code(v)),
         // The build's cuDNN is kept at major.minor, the precision frameworks compare at.
         "cudnn_built_number" => {
@@ -3755,6 +3782,29 @@ mod tests {
                 "cc",
                 "5.0",
             ),
+            // TensorFlow 1.x's device line and the CUDA runtime it loads (major and minor up to
+            // CUDA 10, the major alone from 11).
+            (
+                "name: Quadro K4200 major: 3 minor: 0 memoryClockRate(GHz): 0.784\n",
+                "cc",
+                "3.0",
+            ),
+            (
+                "I tensorflow/stream_executor/platform/default/dso_loader.cc:44] Successfully opened dynamic library libcudart.so.10.0\n",
+                "cuda_runtime",
+                "10.0",
+            ),
+            (
+                "I tensorflow/stream_executor/platform/default/dso_loader.cc:49] Successfully opened dynamic library libcudart.so.11.0\n",
+                "cuda_runtime",
+                "",
+            ),
+            // conda's nvcc package.
+            (
+                "cuda-nvcc                 12.6.20              hcdd1206_0    conda-forge\n",
+                "cuda_toolkit",
+                "12.6.20",
+            ),
             (
                 "- GPU: Nvidia Tesla V100-PCIE-32GB GPU .\n",
                 "gpu",
@@ -4811,6 +4861,10 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         let fp = of(table.as_bytes());
         assert_eq!(fp.get("gpu").unwrap().value, "A100-PCIE-40GB");
         assert!(fp.conflicts.is_empty(), "{:?}", fp.conflicts);
+        // PyTorch's CUDA and the one TensorFlow loads in the same environment.
+        let two = of(b"PyTorch build CUDA version: 10.2\n2021-01-07 01:17:28.112165: I tensorflow/stream_executor/platform/default/dso_loader.cc:48] Successfully opened dynamic library libcudart.so.10.1\n");
+        assert_eq!(two.get("cuda_runtime").unwrap().value, "10.2");
+        assert!(two.conflicts.is_empty(), "{:?}", two.conflicts);
         // vLLM's refusal of the older one states its floor broken.
         let vllm =
             of(b"RuntimeError: GPUs with compute capability less than 7.0 are not supported.\n");
