@@ -173,6 +173,9 @@ fn source_rank(source: &str) -> u8 {
         "environment list"
         | "issue form"
         | "TensorFlow issue template"
+        | "TensorFlow issue form"
+        | "TensorRT issue template"
+        | OPEN_FORM
         | "pip install"
         | "conda install" => 1,
         "nvidia-smi --query-gpu=name" => 2,
@@ -1426,7 +1429,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // `RTX2060`): the model as written, yielding to any tool's printing of it (see
         // `source_rank`).
         rule(
-            r"(?:^|[^A-Za-z0-9_]|\d[x×])(?:(?i:nvidia)\s+)?(?P<v>(?:GeForce\s+)?(?:RTX|GTX|MX)\s?A?\d{3,4}(?:\s?(?:Ti|SUPER|Super|D)\b)?(?:\s(?:Laptop GPU|Mobile|with Max-Q Design|Max-Q|Ada Generation))?|GeForce\s+(?:GT\s)?\d{3,4}M?|GRID\s[KM]\d{1,3}[A-Za-z]?|(?:GeForce\s+GTX\s+)?(?:TITAN|Titan)\s(?:RTX|Xp|X|V)(?:\s\(Pascal\))?|Tesla\s[KMPVTA]\d{1,3}[A-Za-z]?(?:-\w+)*|Quadro\s(?:RTX\s)?[A-Z]?\d{3,4}[A-Za-z]?)(?:[^A-Za-z0-9_]|$)",
+            r"(?:^|[^A-Za-z0-9_]|\d[x×])(?:(?i:nvidia)\s+)?(?P<v>(?:GeForce\s+)?(?i:RTX|GTX|MX)\s?A?\d{3,4}(?:\s?(?:Ti|TI|SUPER|Super|D)\b)?(?:\s(?:Laptop GPU|Mobile|with Max-Q Design|Max-Q|Ada Generation))?|GeForce\s+(?:GT\s)?\d{3,4}M?|GRID\s[KM]\d{1,3}[A-Za-z]?|(?:GeForce\s+GTX\s+)?(?:TITAN|Titan)\s(?:RTX|Xp|X|V)(?:\s\(Pascal\))?|Tesla\s[KMPVTA]\d{1,3}[A-Za-z]?(?:-\w+)*|Quadro\s(?:RTX\s)?[A-Z]?\d{3,4}[A-Za-z]?)(?:[^A-Za-z0-9_]|$)",
             "gpu",
             "text",
         ),
@@ -1945,6 +1948,22 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "cc_major_minor",
             "TensorFlow",
         ),
+        // SD.Next's start-up line: `Device: device=NVIDIA GeForce RTX 4090 n=1 arch=sm_90
+        // capability=(8, 9) cuda=12.1 cudnn=8902 driver=537.58` (its PyTorch's CUDA and cuDNN),
+        // and its Python line.
+        rule(
+            r"\bDevice: device=(?:NVIDIA )?(?P<v>[^=]+?) n=\d+ arch=",
+            "gpu",
+            "SD.Next",
+        ),
+        rule(
+            r"\bDevice: device=.*? capability=\((?P<v>\d{1,2}, \d)\)",
+            "cc_major_minor",
+            "SD.Next",
+        ),
+        rule(r"\bDevice: device=.*? cuda=(?P<v>\d+\.\d+)\b", "cuda_runtime", "SD.Next"),
+        rule(r"\bDevice: device=.*? cudnn=(?P<v>\d{4,6})\b", "cudnn_number", "SD.Next"),
+        rule(r"\bPython: version={V} platform=", "python", "SD.Next"),
         // TensorFlow 1.x and 2.0-2.3 loading the CUDA runtime it was built with: up to CUDA 10
         // the library's name carries major and minor (`libcudart.so.10.0`); from 11 it carries
         // the major alone (11.x all load `libcudart.so.11.0`), so those say nothing of the minor.
@@ -2124,8 +2143,8 @@ fn reading(field: &'static str, v: &str) -> Option<(&'static str, String)> {
             _ => ("cuda_runtime", format!("{}.{}", &v[..2], &v[2..])),
         },
         "cuda_runtime_number" => ("cuda_runtime", cuda_number(v)),
-        // TensorFlow's `major: 3 minor: 0`.
-        "cc_major_minor" => ("cc", v.replacen(" minor: ", ".", 1)),
+        // TensorFlow's `major: 3 minor: 0`, SD.Next's `(12, 0)`.
+        "cc_major_minor" => ("cc", v.replacen(" minor: ", ".", 1).replacen(", ", ".", 1)),
         "cudnn_number" => ("cudnn", version_code(v)),
         // The build's cuDNN is kept at major.minor, the precision frameworks compare at.
         "cudnn_built_number" => {
@@ -2440,6 +2459,9 @@ const STATEMENTS: &[(&str, &str, &str)] = &[
     // The runtime's error 35 by its name (cudaErrorInsufficientDriver), as bindings print it
     // (`CUDAError InsufficientDriver`).
     ("InsufficientDriver", "driver_insufficient", "CUDA runtime"),
+    // xmrig-cuda's check of the driver against the CUDA it was built with (`Driver does not
+    // support CUDA 12.5 API! Update your nVidia driver!`).
+    ("Update your nVidia driver!", "driver_insufficient", "xmrig"),
     // A forward-compatibility libcuda (cuda-compat) in use where it may not be: errors 804
     // (cudaErrorCompatNotSupportedOnDevice) and 803 (cudaErrorSystemDriverMismatch).
     (
@@ -3799,6 +3821,22 @@ mod tests {
                 "cuda_runtime",
                 "",
             ),
+            // SD.Next's device line.
+            (
+                "Device: device=NVIDIA GeForce RTX 5090 n=1 arch=sm_90 capability=(12, 0) cuda=12.6 cudnn=90501\n",
+                "cudnn",
+                "9.5.1",
+            ),
+            (
+                "Device: device=NVIDIA GeForce RTX 4090 n=1 arch=sm_90 capability=(8, 9) cuda=12.1 cudnn=8902 driver=537.58\n",
+                "cc",
+                "8.9",
+            ),
+            (
+                "Device: device=NVIDIA GeForce RTX 4090 n=1 arch=sm_90 capability=(8, 9) cuda=12.1 cudnn=8902 driver=537.58\n",
+                "cuda_runtime",
+                "12.1",
+            ),
             // conda's nvcc package.
             (
                 "cuda-nvcc                 12.6.20              hcdd1206_0    conda-forge\n",
@@ -4351,6 +4389,9 @@ mod tests {
             ("RTX2060\n", "gpu", "RTX2060"),
             ("- 2xRTX 5000 16GB with nvlink\n", "gpu", "RTX 5000"),
             ("- nVidia GT 720M\n", "gpu", "GT 720M"),
+            // Typed in lower case, or with "TI" in capitals.
+            ("GPU gtx 1070\n", "gpu", "gtx 1070"),
+            ("### GPU Name\n\nRTX5070TI\n", "gpu", "RTX5070TI"),
             (
                 "It allocates a Tesla P100, but the kernel fails\n",
                 "gpu",

@@ -978,6 +978,13 @@ mod tests {
             ),
             ["runtime-needs-newer-driver"]
         );
+        // xmrig's own check, beside deviceQuery's CUDA of the driver.
+        assert_eq!(
+            rules(
+                "Driver does not support CUDA 12.5 API! Update your nVidia driver!\n  CUDA Driver Version / Runtime Version          12.4 / 12.5\n"
+            ),
+            ["runtime-needs-newer-driver"]
+        );
         // ... and without it: PyTorch says "too old" only when it found a driver.
         assert_eq!(
             rules("RuntimeError: The NVIDIA driver on your system is too old\n"),
