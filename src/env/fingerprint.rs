@@ -1964,6 +1964,21 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(r"\bDevice: device=.*? cuda=(?P<v>\d+\.\d+)\b", "cuda_runtime", "SD.Next"),
         rule(r"\bDevice: device=.*? cudnn=(?P<v>\d{4,6})\b", "cudnn_number", "SD.Next"),
         rule(r"\bPython: version={V} platform=", "python", "SD.Next"),
+        // cuDF's comparison of the two (`Using CUDA toolkit version (12, 3) with CUDA driver
+        // version (12, 2) requires minor version compatibility`: its "toolkit" is the CUDA
+        // runtime Numba loads), and conda's virtual package
+        // (`Your installed CUDA driver is: 11.0`).
+        rule(
+            r"Using CUDA toolkit version \((?P<v>\d+, \d+)\) with CUDA driver version",
+            "cuda_runtime_pair",
+            "cuDF",
+        ),
+        rule(
+            r"with CUDA driver version \((?P<v>\d+, \d+)\) requires",
+            "driver_cuda_pair",
+            "cuDF",
+        ),
+        rule(r"^Your installed CUDA driver is: {V}", "driver_cuda", "conda"),
         // TensorFlow 1.x and 2.0-2.3 loading the CUDA runtime it was built with: up to CUDA 10
         // the library's name carries major and minor (`libcudart.so.10.0`); from 11 it carries
         // the major alone (11.x all load `libcudart.so.11.0`), so those say nothing of the minor.
@@ -2143,6 +2158,8 @@ fn reading(field: &'static str, v: &str) -> Option<(&'static str, String)> {
             _ => ("cuda_runtime", format!("{}.{}", &v[..2], &v[2..])),
         },
         "cuda_runtime_number" => ("cuda_runtime", cuda_number(v)),
+        "cuda_runtime_pair" => ("cuda_runtime", v.replacen(", ", ".", 1)),
+        "driver_cuda_pair" => ("driver_cuda", v.replacen(", ", ".", 1)),
         // TensorFlow's `major: 3 minor: 0`, SD.Next's `(12, 0)`.
         "cc_major_minor" => ("cc", v.replacen(" minor: ", ".", 1).replacen(", ", ".", 1)),
         "cudnn_number" => ("cudnn", version_code(v)),
@@ -2443,6 +2460,13 @@ const STATEMENTS: &[(&str, &str, &str)] = &[
         "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
         "ptx_unsupported",
         "CUDA",
+    ),
+    // cuDF's check before Numba compiles PTX with a toolkit newer than the driver
+    // (cudf/utils/_numba.py): the driver's JIT would refuse that PTX.
+    (
+        "CUDA Toolkit is newer than CUDA driver",
+        "ptx_unsupported",
+        "cuDF",
     ),
     // The CUDA runtime's error 35 (cudaErrorInsufficientDriver), as every framework prints it,
     // and PyTorch's own check of the driver against the CUDA it was built with.
@@ -3836,6 +3860,22 @@ mod tests {
                 "Device: device=NVIDIA GeForce RTX 4090 n=1 arch=sm_90 capability=(8, 9) cuda=12.1 cudnn=8902 driver=537.58\n",
                 "cuda_runtime",
                 "12.1",
+            ),
+            // cuDF's versions as tuples, and conda's word on the driver.
+            (
+                "UserWarning: Using CUDA toolkit version (12, 3) with CUDA driver version (12, 2) requires minor version compatibility, which is not yet supported\n",
+                "cuda_runtime",
+                "12.3",
+            ),
+            (
+                "UserWarning: Using CUDA toolkit version (12, 3) with CUDA driver version (12, 2) requires minor version compatibility, which is not yet supported\n",
+                "driver_cuda",
+                "12.2",
+            ),
+            (
+                "Your installed CUDA driver is: 11.0\n",
+                "driver_cuda",
+                "11.0",
             ),
             // conda's nvcc package.
             (
