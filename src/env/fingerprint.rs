@@ -2158,10 +2158,11 @@ fn reading(field: &'static str, v: &str) -> Option<(&'static str, String)> {
             _ => ("cuda_runtime", format!("{}.{}", &v[..2], &v[2..])),
         },
         "cuda_runtime_number" => ("cuda_runtime", cuda_number(v)),
-        "cuda_runtime_pair" => ("cuda_runtime", v.replacen(", ", ".", 1)),
-        "driver_cuda_pair" => ("driver_cuda", v.replacen(", ", ".", 1)),
-        // TensorFlow's `major: 3 minor: 0`, SD.Next's `(12, 0)`.
-        "cc_major_minor" => ("cc", v.replacen(" minor: ", ".", 1).replacen(", ", ".", 1)),
+        // Versions printed as a major and a minor apart: cuDF's `(12, 3)`, TensorFlow's
+        // `major: 3 minor: 0`, SD.Next's `(12, 0)`.
+        "cuda_runtime_pair" => ("cuda_runtime", major_minor(v)),
+        "driver_cuda_pair" => ("driver_cuda", major_minor(v)),
+        "cc_major_minor" => ("cc", major_minor(v)),
         "cudnn_number" => ("cudnn", version_code(v)),
         // The build's cuDNN is kept at major.minor, the precision frameworks compare at.
         "cudnn_built_number" => {
@@ -2176,6 +2177,12 @@ fn reading(field: &'static str, v: &str) -> Option<(&'static str, String)> {
         "os" if v.starts_with("Linux-") => return None,
         f => (f, v.to_string()),
     })
+}
+
+/// `12, 3` or `3 minor: 0` (what the rules capture of a major and a minor printed apart) as
+/// `12.3`, `3.0`.
+fn major_minor(v: &str) -> String {
+    v.replacen(" minor: ", ".", 1).replacen(", ", ".", 1)
 }
 
 /// A library's version code, as cuDNN and NCCL number theirs: below 10000 the major is the
