@@ -229,10 +229,10 @@ impl LogLine {
 
     /// How many of its terms are single words that are not generic log words (the rest are
     /// runs of words, or words like "error" and "call" that every kind of log has).
-    fn informative_words(&self, generic: &[Term]) -> usize {
+    fn informative_words(&self) -> usize {
         self.terms
             .iter()
-            .filter(|&&t| t & PAIR == 0 && generic.binary_search(&t).is_err())
+            .filter(|&&t| t & PAIR == 0 && !is_generic(t))
             .count()
     }
 }
@@ -285,8 +285,6 @@ pub struct SimilarIndex {
     lines: Vec<KnownLine>,
     /// The weight of a word no runbook has.
     unknown: f64,
-    /// The terms of [`GENERIC`], sorted.
-    generic: Vec<Term>,
 }
 
 /// What a query line's scoring writes to, kept between lines (sized once per paste).
@@ -335,11 +333,11 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
 
 /// The weight of a term no runbook's prose or real line has (`unknown`: the weight of a
 /// document frequency of 0).
-fn unknown_weight(t: Term, unknown: f64, generic: &[Term]) -> f64 {
+fn unknown_weight(t: Term, unknown: f64) -> f64 {
     if t & PAIR != 0 {
         // A pair no runbook has tells nothing either way: its words already count.
         0.0
-    } else if generic.binary_search(&t).is_ok() {
+    } else if is_generic(t) {
         // As rare as can be, but generic words stay cheap.
         unknown * 0.25
     } else {
@@ -348,7 +346,7 @@ fn unknown_weight(t: Term, unknown: f64, generic: &[Term]) -> f64 {
 }
 
 /// The first bytes of [`SimilarIndex::to_bytes`], naming its layout.
-const MAGIC: &[u8] = b"LORESIM2";
+const MAGIC: &[u8] = b"LORESIM3";
 
 /// One runbook suggested for a paste.
 #[derive(Debug, Clone, PartialEq)]
@@ -373,14 +371,13 @@ fn terms(text: &str) -> Vec<Term> {
         }
         (cjk || letters >= 2) && digits * 2 <= chars && !looks_hex(t)
     };
-    let generic = generic_terms();
     // An identifier made of generic words only (systemd's `code=exited`, `status=1/FAILURE`)
     // says no more than its parts, which are terms of their own.
     let generic_compound = |t: &str| {
         t.contains(crate::search::tokenizer::is_joiner)
             && t.split(crate::search::tokenizer::is_joiner)
                 .filter(|p| worth(p))
-                .all(|p| generic.binary_search(&(term(p) & !PAIR)).is_ok())
+                .all(|p| is_generic(term(p) & !PAIR))
     };
     let words: Vec<Term> = tokenize(text)
         .iter()
@@ -391,7 +388,7 @@ fn terms(text: &str) -> Vec<Term> {
     // Runs of words too: pairs adjacent and one apart, triples and quadruples adjacent. A phrase
     // ("fell off", "out of memory", "fallen off the bus") says more than its words in any order.
     let run = |kind: u64, words: &[Term]| {
-        let all_generic = words.iter().all(|w| generic.binary_search(w).is_ok());
+        let all_generic = words.iter().all(|&w| is_generic(w));
         run(kind, words, all_generic)
     };
     let mut all = Vec::with_capacity(5 * words.len());
@@ -435,11 +432,11 @@ const PAIR: Term = 1 << 63;
 const GENERIC_RUN: Term = 1 << 62;
 
 /// A term weighs a quarter of its rarity: a generic word, or a run of generic words.
-fn is_generic(t: Term, generic: &[Term]) -> bool {
+fn is_generic(t: Term) -> bool {
     if t & PAIR != 0 {
         t & GENERIC_RUN != 0
     } else {
-        generic.binary_search(&t).is_ok()
+        generic_terms().binary_search(&t).is_ok()
     }
 }
 
@@ -570,7 +567,6 @@ impl SimilarIndex {
         // A term's weight: its rarity across the runbooks (a word every runbook uses, or one
         // none uses, tells little about which one), a quarter of it for generic log words.
         let n = known.len().max(1) as f64;
-        let generic = generic_terms().to_vec();
         let idf = |df: u32| (1.0 + n / (df as f64 + 1.0)).ln();
         let mut terms: Vec<Term> = in_lines.iter().chain(&in_prose).map(|p| p.0).collect();
         terms.sort_unstable();
@@ -578,9 +574,9 @@ impl SimilarIndex {
         let weights: Vec<f64> = terms
             .iter()
             .map(|t| match df.get(t) {
-                Some(&df) if is_generic(*t, &generic) => idf(df) * 0.25,
+                Some(&df) if is_generic(*t) => idf(df) * 0.25,
                 Some(&df) => idf(df),
-                None => unknown_weight(*t, idf(0), &generic),
+                None => unknown_weight(*t, idf(0)),
             })
             .collect();
         // Where each term's run ends in the sorted pairs.
@@ -601,7 +597,6 @@ impl SimilarIndex {
             prose: in_prose.into_iter().map(|(_, r)| r).collect(),
             lines: Vec::new(),
             unknown: idf(0),
-            generic,
         };
         // Each line's mass, its lines visited in the order `lines` was built in.
         let known_lines = known.iter().flat_map(|k| k.lines.iter().chain(&k.not));
@@ -619,10 +614,6 @@ impl SimilarIndex {
         let put = |out: &mut Vec<u8>, n: usize| out.extend_from_slice(&(n as u64).to_le_bytes());
         put(&mut out, self.runbooks);
         out.extend_from_slice(&self.unknown.to_le_bytes());
-        put(&mut out, self.generic.len());
-        self.generic
-            .iter()
-            .for_each(|t| out.extend_from_slice(&t.to_le_bytes()));
         put(&mut out, self.terms.len());
         for (k, &t) in self.terms.iter().enumerate() {
             out.extend_from_slice(&t.to_le_bytes());
@@ -649,8 +640,6 @@ impl SimilarIndex {
         let mut r = Reader(bytes.strip_prefix(MAGIC)?);
         let runbooks = r.count()?;
         let unknown = f64::from_bits(r.u64s(1)?.next()?);
-        let n = r.count()?;
-        let generic = r.u64s(n)?.collect();
         let n = r.count()?;
         let (mut terms, mut weights) = (Vec::with_capacity(n), Vec::with_capacity(n));
         let (mut line_ends, mut prose_ends) = (Vec::with_capacity(n), Vec::with_capacity(n));
@@ -689,7 +678,6 @@ impl SimilarIndex {
             prose,
             lines,
             unknown,
-            generic,
         };
         index.consistent().then_some(index)
     }
@@ -718,7 +706,7 @@ impl SimilarIndex {
     fn find(&self, t: Term) -> (f64, Option<usize>) {
         match self.terms.binary_search(&t) {
             Ok(k) => (self.weights[k], Some(k)),
-            Err(_) => (unknown_weight(t, self.unknown, &self.generic), None),
+            Err(_) => (unknown_weight(t, self.unknown), None),
         }
     }
 
@@ -800,7 +788,7 @@ impl SimilarIndex {
         let mut scores = vec![0.0; self.runbooks];
         for (i, line) in lines.iter().take(MAX_LINES).enumerate() {
             let query = LogLine::new(terms(line));
-            if query.informative_words(&self.generic) < MIN_TERMS {
+            if query.informative_words() < MIN_TERMS {
                 continue;
             }
             self.line_scores(&query, &mut scratch, &mut scores);
