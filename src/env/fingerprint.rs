@@ -482,7 +482,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "nvidia-smi -q",
         ),
         rule(
-            r"^\|\s+\d+\s+(?:NVIDIA\s+)?(?P<v>[A-Za-z][\w -]*?\d[\w-]*\s?\.\.\.|[A-Za-z][\w -]*?\S(?: \(\w+\))?)\s+(?:On|Off|N/A|WDDM|TCC)\s+\|",
+            r"^\|\s+\d+\s+(?:NVIDIA\s+)?(?P<v>[A-Za-z][\w -]*?\d[\w -]*?\.\.\.|[A-Za-z][\w -]*?\S(?: \(\w+\))?)\s+(?:On|Off|N/A|WDDM|TCC)\s+\|",
             "gpu",
             "nvidia-smi",
         ),
@@ -750,7 +750,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // Issue forms and hand-written environment lists (`- Driver: 550.163.01`), read after
         // their list marker and emphasis are taken off.
         rule(
-            r"(?i)^(?:installed |nvidia |gpu |opencl/cuda )?driver(?: version)?(?:\*\*)?\s*[:：]\s*(?:[\w.-]+\s+\((?:version\s+)?)?{V}",
+            r"(?i)^(?:installed |nvidia |gpu |opencl/cuda )?driver(?: version)?(?:\*\*)?\s*[:：]\s*(?:[\w.-]+\s+\((?:version\s+)?|(?:Studio|Game Ready|GRD|SD)\s+(?:Driver\s+)?)?{V}",
             "driver",
             "environment list",
         ),
@@ -773,7 +773,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "text",
         ),
         rule(
-            r"(?i)^cuda[ _-]?toolkit(?: version)?\s*[:：]\s*{V}",
+            r"(?i)^cuda[ _-]?toolkit(?: version)?(?:\s*\([^)]*\))?\s*[:：]\s*{V}",
             "cuda_toolkit",
             "environment list",
         ),
@@ -958,6 +958,11 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "conda list",
         ),
         rule(
+            r"^pytorch\s{2,}[\d.]+\s+\S*?_cuda(?P<v>\d+\.\d+(?:\.\d+)?)_cudnn",
+            "cuda_runtime",
+            "conda list",
+        ),
+        rule(
             r"^pytorch\s{2,}[\d.]+\s+\S*?_cudnn(?P<v>\d+\.\d+\.\d+)_",
             "cudnn",
             "conda list",
@@ -1067,6 +1072,15 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             r"^(?P<v>\d+\.\d+\.\d+(?:[-.+][\w]+)*?[-.](?:generic|amd64|arm64|tegra|lts|azure|aws|gcp|oracle|kvm|lowlatency|default|el\d+(?:_\d+)?(?:\.x86_64|\.aarch64)?|fc\d+\.(?:x86_64|aarch64)|microsoft-standard(?:-WSL2)?|rpi-v8))\s*$",
             "kernel",
             "uname -r",
+        ),
+        // The same release where the running system prints it with more: Ubuntu's login banner
+        // (`Welcome to Ubuntu 25.04 (GNU/Linux 6.14.0-35-generic x86_64)`), `uname -rv`
+        // (`6.14.0-33-generic #33~24.04.1-Ubuntu SMP`, also without its `#`) and a list's last
+        // item (`Python 3.11.3, Debian 11, 5.10.0-23-amd64`).
+        rule(
+            r"(?:\(GNU/Linux |^|,\s+)(?P<v>\d+\.\d+\.\d+(?:[-.+][\w]+)*?[-.](?:generic|amd64|arm64|tegra|lts|azure|aws|gcp|oracle|kvm|lowlatency|microsoft-standard(?:-WSL2)?))(?:\s+(?:x86_64|aarch64)\)|\s+\d+~\S+ SMP\b|\s*$)",
+            "kernel",
+            "uname",
         ),
         // Slurm's node record (`OS=Linux 5.14.0-362.24.1.el9_3.x86_64 #1 SMP`).
         rule(r"\bOS=Linux (?P<v>\d+\.\d+\.\d+\S*)", "kernel", "scontrol show node"),
@@ -4106,6 +4120,36 @@ mod tests {
                 "pytorch                   2.2.1           py3.10_cuda12.1_cudnn8.9.2_0    pytorch\n",
                 "cudnn",
                 "8.9.2",
+            ),
+            (
+                "pytorch                   1.4.0           py3.7_cuda10.1.243_cudnn7.6.3_0    pytorch\n",
+                "cuda_runtime",
+                "10.1.243",
+            ),
+            (
+                "- **NVIDIA Driver:** Studio 595.79 (Mar 10, 2026)\n",
+                "driver",
+                "595.79",
+            ),
+            (
+                "- **CUDA Toolkit (in container):** 13.0\n",
+                "cuda_toolkit",
+                "13.0",
+            ),
+            (
+                "Welcome to Ubuntu 25.04 (GNU/Linux 6.14.0-35-generic x86_64)\n",
+                "kernel",
+                "6.14.0-35-generic",
+            ),
+            (
+                "6.14.0-33-generic 33~24.04.1-Ubuntu SMP PREEMPT_DYNAMIC Fri Sep 19 17:02:30 UTC 2 x86_64 x86_64 x86_64 GNU/Linux\n",
+                "kernel",
+                "6.14.0-33-generic",
+            ),
+            (
+                "Python 3.11.3, Debian 11, 5.10.0-23-amd64\n",
+                "kernel",
+                "5.10.0-23-amd64",
             ),
             // cuDNN's version code in TensorFlow's and XLA's logs, and PyTorch's build settings.
             (

@@ -49,6 +49,11 @@ const MESSAGES: &[&str] = &[
     // pip's download retries (urllib3).
     "after connection broken by 'NewConnectionError(",
     "Failed to establish a new connection: [Errno -3] Temporary failure in name resolution",
+    // urllib3's read timeout, as pip prints it while downloading (`ReadTimeoutError:
+    // HTTPSConnectionPool(host='files.pythonhosted.org', port=443): Read timed out.`) and as the
+    // traceback echoes the line that raised it.
+    "ReadTimeoutError(",
+    "ReadTimeoutError: HTTPSConnectionPool(",
     // conda and mamba.
     "UnsatisfiableError",
     "PackagesNotFoundError",
@@ -64,6 +69,10 @@ const MESSAGES: &[&str] = &[
     "The following signatures couldn't be verified because the public key is not available",
     "Recv failure: Connection reset by peer",
     "toomanyrequests: You have reached your pull rate limit",
+    // A registry without the image tag asked for (`manifest for nvidia/cuda:12.0-base-ubuntu20.04
+    // not found: manifest unknown`): the registry API's MANIFEST_UNKNOWN, as Docker and Podman
+    // print it.
+    "manifest unknown",
     // OpenSSL's verify errors for an untrusted chain (1.1 and 3.x spellings), Go's, and a name
     // that does not match.
     "self signed certificate in certificate chain",
@@ -127,6 +136,8 @@ mod tests {
     #[test]
     fn failures_of_other_kinds_and_install_commands_are_foreign() {
         for line in [
+            "docker: Error response from daemon: manifest for nvidia/cuda:12.0-base-ubuntu20.04 not found: manifest unknown: manifest unknown",
+            "pip._vendor.urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool(host='files.pythonhosted.org', port=443): Read timed out.",
             "ERROR: Could not find a version that satisfies the requirement flash-attn (from versions: none)",
             "ERROR: No matching distribution found for flash-attn.",
             "ERROR: Cannot install -r requirements.txt (line 1) and torch==2.1.1 because these package versions have conflicting dependencies.",

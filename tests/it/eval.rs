@@ -219,6 +219,12 @@ const AMBIGUOUS: &[(&str, &str)] = &[
          names dkms-build-failed and its explanation points at that line (a signature cannot refuse \
          a match by what follows it)",
     ),
+    (
+        "s34neg-dcgm-49-pcie-a100-nvlink-down-false.log",
+        "DCGM's 'NvLink link 0 is currently down' is nvlink-error's own message; here DCGM said it of \
+         PCIe A100s that have no NVLink at all (a DCGM bug), which nothing in the paste shows; lore \
+         names nvlink-error, whose first step (nvidia-smi nvlink -s) tells the two apart",
+    ),
 ];
 
 /// Healthy logs and failures of other kinds that raise a cause above `info`, as readable lines.
