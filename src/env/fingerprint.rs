@@ -1411,6 +1411,14 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "gpu",
             "environment list",
         ),
+        // A list's GPU written as its bare model (`GPU:3090`, `GPU A100`, `GPUs: 8x H100`): a data
+        // centre part's letter and number, or a GeForce board's four digits, and nothing after
+        // but its memory.
+        rule(
+            r"(?i)^(?:gpus?|显卡)\s*[:：]?\s*(?:\d+\s*[x×]\s*)?(?:nvidia\s+)?(?P<v>[AHLTKPV]\d{1,3}|[1-5]0[5-9]0(?:\s?(?:ti|super|s))?)\s*(?:(?:[,(]|（).*|\d+\s*G[Bi]?B?)?\s*$",
+            "gpu",
+            "environment list",
+        ),
         // llama.cpp's and ollama's device list: `Device 0: NVIDIA GeForce GTX 1080 Ti, compute
         // capability 6.1, VMM: yes`.
         rule(
@@ -4151,6 +4159,10 @@ mod tests {
                 "kernel",
                 "5.10.0-23-amd64",
             ),
+            ("GPU:3090\n", "gpu", "3090"),
+            ("GPU A100\n", "gpu", "A100"),
+            ("GPUs: 8x H100\n", "gpu", "H100"),
+            ("GPU 0000:01:00.0\n", "gpu", ""),
             // cuDNN's version code in TensorFlow's and XLA's logs, and PyTorch's build settings.
             (
                 "I0000 cuda_dnn.cc:529] Loaded cuDNN version 90300\n",

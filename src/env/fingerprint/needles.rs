@@ -72,6 +72,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0x2bc861cc74660810, Some(&[b"torch cuda version"])),
     (0x2bd8930cd52d60fe, Some(&[b"cudnn:"])),
     (0x2c563ef1128c0bfb, Some(&[b"nvidia-container-cli version"])),
+    (0x2d1ddc3b1b67015f, Some(&[b"gpu", b"\xe6\x98\xbe\xe5\x8d\xa1"])),
     (0x2d6fe97ce114d75f, Some(&[b"msg=\"listening on "])),
     (0x2db56cb6233c0579, Some(&[b"gpu_devices:"])),
     (0x2e304ba66a1817cc, Some(&[b"driver"])),
