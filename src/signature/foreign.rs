@@ -73,6 +73,11 @@ const MESSAGES: &[&str] = &[
     // not found: manifest unknown`): the registry API's MANIFEST_UNKNOWN, as Docker and Podman
     // print it.
     "manifest unknown",
+    // TensorFlow not finding the CUDA runtime library, and its own note that follows: on a
+    // machine without a GPU it says to ignore it, and on one with a GPU it is a toolkit that is
+    // not installed, which no runbook is about.
+    "Could not load dynamic library 'libcudart.so",
+    "Ignore above cudart dlerror if you do not have a GPU set up",
     // OpenSSL's verify errors for an untrusted chain (1.1 and 3.x spellings), Go's, and a name
     // that does not match.
     "self signed certificate in certificate chain",
@@ -136,6 +141,7 @@ mod tests {
     #[test]
     fn failures_of_other_kinds_and_install_commands_are_foreign() {
         for line in [
+            "2022-05-18 09:48:17.694351: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file or directory",
             "docker: Error response from daemon: manifest for nvidia/cuda:12.0-base-ubuntu20.04 not found: manifest unknown: manifest unknown",
             "pip._vendor.urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool(host='files.pythonhosted.org', port=443): Read timed out.",
             "ERROR: Could not find a version that satisfies the requirement flash-attn (from versions: none)",
