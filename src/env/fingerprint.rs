@@ -63,6 +63,19 @@ impl Fingerprint {
         {
             value = name.trim_end();
         }
+        // "GeForce RTX 5090 gb202" as a form's answer: the chip's code after the board's name is
+        // not part of it.
+        if field == "gpu"
+            && let Some((name, chip)) = value.rsplit_once(' ')
+            && chip.len() == 5
+            && chip.is_ascii()
+            && ["gb", "gh", "ad", "ga", "tu", "gv", "gp", "gm", "gk"]
+                .iter()
+                .any(|p| chip[..2].eq_ignore_ascii_case(p))
+            && chip[2..].bytes().all(|b| b.is_ascii_digit())
+        {
+            value = name.trim_end();
+        }
         // "Nvidia GeForce GTX TITAN X" as typed: the vendor's name is not the model's.
         if field == "gpu" && value.len() > 7 && value[..7].eq_ignore_ascii_case("nvidia ") {
             value = value[7..].trim_start();
@@ -4160,6 +4173,7 @@ mod tests {
                 "5.10.0-23-amd64",
             ),
             ("GPU:3090\n", "gpu", "3090"),
+            ("GPU: GeForce RTX 5090 gb202\n", "gpu", "GeForce RTX 5090"),
             ("GPU A100\n", "gpu", "A100"),
             ("GPUs: 8x H100\n", "gpu", "H100"),
             ("GPU 0000:01:00.0\n", "gpu", ""),
