@@ -529,14 +529,14 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "modinfo nvidia",
         ),
         rule(
-            r"^(?:ii\s+)?(?:nvidia-driver|nvidia-dkms|nvidia-kernel-common|libnvidia-compute)(?:-\d+)?(?:-open|-server)*\s+{V}",
+            r"^(?:ii\s+|.*?\.deb package\s+)?(?:nvidia-driver|nvidia-dkms|nvidia-kernel-common|libnvidia-compute|nvidia-compute-utils|nvidia-utils)(?:-\d+)?(?:-open|-server)*\s+(?:version\s+)?{V}",
             "driver",
             "dpkg",
         ),
         // A driver's version has a three-digit branch: `kmod-nvidia-5.14.0-427.el9_4-575.64-1`
         // names the kernel first (read below).
         rule(
-            r"^(?:kmod-nvidia(?:-latest)?(?:-dkms)?|nvidia-driver(?:-latest)?(?:-dkms)?(?:-cuda)?(?:-libs)?|cuda-drivers|xorg-x11-drv-nvidia|libnvidia-(?:ml|cfg|gpucomp|ptxjitcompiler|nvvm|fbc|encode|decode|opencl|allocator)|nvidia-(?:xconfig|settings|persistenced|modprobe))-(?P<v>\d{3}\.\d+(?:\.\d+)?)\b",
+            r"^(?:kmod-nvidia(?:-latest)?(?:-dkms)?|nvidia-driver(?:-latest)?(?:-dkms)?(?:-cuda)?(?:-libs)?|cuda-drivers|xorg-x11-drv-nvidia|(?:dkms|x11-driver-video)-nvidia(?:\d{3}|-current)?|libnvidia-(?:ml|cfg|gpucomp|ptxjitcompiler|nvvm|fbc|encode|decode|opencl|allocator)|nvidia-(?:xconfig|settings|persistenced|modprobe))-(?P<v>\d{3}\.\d+(?:\.\d+)?)\b",
             "driver",
             "rpm",
         ),
@@ -4173,6 +4173,21 @@ mod tests {
                 "5.10.0-23-amd64",
             ),
             ("GPU:3090\n", "gpu", "3090"),
+            (
+                "dkms-nvidia304-304.121-1-omv2014.1.i586\n",
+                "driver",
+                "304.121",
+            ),
+            (
+                "x11-driver-video-nvidia-current-470.86-1.mga8.x86_64\n",
+                "driver",
+                "470.86",
+            ),
+            (
+                "* OS/.deb package nvidia-compute-utils-530 version 530.30.02-0ubuntu1\n",
+                "driver",
+                "530.30.02",
+            ),
             ("GPU: GeForce RTX 5090 gb202\n", "gpu", "GeForce RTX 5090"),
             ("GPU A100\n", "gpu", "A100"),
             ("GPUs: 8x H100\n", "gpu", "H100"),
