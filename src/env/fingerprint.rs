@@ -43,52 +43,11 @@ impl Fingerprint {
         if !(field == "gpu" && value.ends_with("...")) {
             value = value.trim_end_matches(['.', ',', ':']).trim_end();
         }
-        // "Tesla V100-PCIE-32GB GPU": the word is not part of the name, except in a laptop
-        // part's ("GeForce RTX 3060 Laptop GPU" is what NVIDIA calls it).
-        if field == "gpu" && !value.ends_with(" Laptop GPU") {
-            value = value.strip_suffix(" GPU").unwrap_or(value).trim_end();
-        }
-        // A name quoted at the end of a sentence ("facing issue like NVIDIA GeForce RTX 5080"):
-        // the name is what follows the vendor's.
-        if field == "gpu"
-            && let Some(at) = value.to_ascii_uppercase().rfind(" NVIDIA ")
-        {
-            value = value[at + 1..].trim_start();
-        }
-        // "GeForce RTX 3090 with 24G" as typed: its memory is not part of the name.
-        if field == "gpu"
-            && let Some((name, memory)) = value.split_once(" with ")
-            && memory.starts_with(|c: char| c.is_ascii_digit())
-            && memory.trim_end().ends_with(['G', 'B', 'b', 'g'])
-        {
-            value = name.trim_end();
-        }
-        // "GeForce RTX 5090 gb202" as a form's answer: the chip's code after the board's name is
-        // not part of it.
-        if field == "gpu"
-            && let Some((name, chip)) = value.rsplit_once(' ')
-            && chip.len() == 5
-            && chip.is_ascii()
-            && ["gb", "gh", "ad", "ga", "tu", "gv", "gp", "gm", "gk"]
-                .iter()
-                .any(|p| chip[..2].eq_ignore_ascii_case(p))
-            && chip[2..].bytes().all(|b| b.is_ascii_digit())
-        {
-            value = name.trim_end();
-        }
-        // "Nvidia GeForce GTX TITAN X" as typed: the vendor's name is not the model's.
-        if field == "gpu" && value.len() > 7 && value[..7].eq_ignore_ascii_case("nvidia ") {
-            value = value[7..].trim_start();
-        }
-        // A name without a number is no model ("GPU: none", "integrated"), except the few
-        // NVIDIA named so.
-        if field == "gpu"
-            && !value.bytes().any(|b| b.is_ascii_digit())
-            && !["titan", "orin", "xavier", "thor"]
-                .iter()
-                .any(|w| value.to_ascii_lowercase().contains(w))
-        {
-            return;
+        if field == "gpu" {
+            match gpu_name(value) {
+                Some(name) => value = name,
+                None => return,
+            }
         }
         let value = value.to_string();
         if value.is_empty() {
@@ -171,6 +130,55 @@ impl Fingerprint {
             }
         }
     }
+}
+
+/// A GPU's name as a model: without what tools and people write around it (the word "GPU", a
+/// sentence before the vendor's name, the memory, the chip's code, the vendor's name). `None`
+/// when what is left names no model.
+fn gpu_name(mut value: &str) -> Option<&str> {
+    // "Tesla V100-PCIE-32GB GPU": the word is not part of the name, except in a laptop
+    // part's ("GeForce RTX 3060 Laptop GPU" is what NVIDIA calls it).
+    if !value.ends_with(" Laptop GPU") {
+        value = value.strip_suffix(" GPU").unwrap_or(value).trim_end();
+    }
+    // A name quoted at the end of a sentence ("facing issue like NVIDIA GeForce RTX 5080"):
+    // the name is what follows the vendor's.
+    if let Some(at) = value.to_ascii_uppercase().rfind(" NVIDIA ") {
+        value = value[at + 1..].trim_start();
+    }
+    // "GeForce RTX 3090 with 24G" as typed: its memory is not part of the name.
+    if let Some((name, memory)) = value.split_once(" with ")
+        && memory.starts_with(|c: char| c.is_ascii_digit())
+        && memory.trim_end().ends_with(['G', 'B', 'b', 'g'])
+    {
+        value = name.trim_end();
+    }
+    // "GeForce RTX 5090 gb202" as a form's answer: the chip's code after the board's name is
+    // not part of it.
+    if let Some((name, chip)) = value.rsplit_once(' ')
+        && chip.len() == 5
+        && chip.is_ascii()
+        && ["gb", "gh", "ad", "ga", "tu", "gv", "gp", "gm", "gk"]
+            .iter()
+            .any(|p| chip[..2].eq_ignore_ascii_case(p))
+        && chip[2..].bytes().all(|b| b.is_ascii_digit())
+    {
+        value = name.trim_end();
+    }
+    // "Nvidia GeForce GTX TITAN X" as typed: the vendor's name is not the model's.
+    if value.len() > 7 && value[..7].eq_ignore_ascii_case("nvidia ") {
+        value = value[7..].trim_start();
+    }
+    // A name without a number is no model ("GPU: none", "integrated"), except the few
+    // NVIDIA named so.
+    if !value.bytes().any(|b| b.is_ascii_digit())
+        && !["titan", "orin", "xavier", "thor"]
+            .iter()
+            .any(|w| value.to_ascii_lowercase().contains(w))
+    {
+        return None;
+    }
+    Some(value)
 }
 
 /// TensorFlow naming the CUDA runtime it loaded: TensorFlow's own, which another framework in
