@@ -166,7 +166,11 @@ fn gpu_name(mut value: &str) -> Option<&str> {
         value = name.trim_end();
     }
     // "Nvidia GeForce GTX TITAN X" as typed: the vendor's name is not the model's.
-    if value.len() > 7 && value[..7].eq_ignore_ascii_case("nvidia ") {
+    if value.len() > 7
+        && value
+            .get(..7)
+            .is_some_and(|vendor| vendor.eq_ignore_ascii_case("nvidia "))
+    {
         value = value[7..].trim_start();
     }
     // A name without a number is no model ("GPU: none", "integrated"), except the few
@@ -4197,6 +4201,8 @@ mod tests {
                 "530.30.02",
             ),
             ("GPU: GeForce RTX 5090 gb202\n", "gpu", "GeForce RTX 5090"),
+            // A letter of more than one byte where the vendor's name would end: no panic.
+            ("GPU: Nvidiaé 3090\n", "gpu", "Nvidiaé 3090"),
             ("GPU A100\n", "gpu", "A100"),
             ("GPUs: 8x H100\n", "gpu", "H100"),
             ("GPU 0000:01:00.0\n", "gpu", ""),
