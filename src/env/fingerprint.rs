@@ -366,12 +366,18 @@ const VERSION: &str = r"(?P<v>\d+\.\d+(?:\.\d+)*)";
 const TORCH_VERSION: &str =
     r"(?P<v>\d+\.\d+(?:\.\d+)*(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[\w.]+)?)";
 
+/// A kernel release with the suffix of a distribution's or a cloud's build
+/// (`6.8.0-45-generic`, `5.10.0-23-amd64`, `6.5.0-1025-azure`, `5.15.0-1041-aws`): what `uname -r`
+/// prints, and what the login banner and `uname -rv` print before more text.
+const KERNEL_RELEASE: &str = r"\d+\.\d+\.\d+(?:[-.+][\w]+)*?[-.](?:generic|amd64|arm64|tegra|lts|azure|aws|gcp|oracle|kvm|lowlatency|microsoft-standard(?:-WSL2)?)";
+
 static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     let rule = |re: &str, field, source| {
         // A class may hold only bytes without Unicode: its non-ASCII members become alternatives.
         let pattern = re
             .replace("{V}", VERSION)
             .replace("{TORCH}", TORCH_VERSION)
+            .replace("{KREL}", KERNEL_RELEASE)
             .replace("[:：=]", "(?::|：|=)")
             .replace("[:：]", "(?::|：)")
             .replace("[x×]", "(?:x|×)");
@@ -1094,7 +1100,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(r"^\s*Kernel:\s*Linux\s+(?P<v>\d+\.\d+\S*)", "kernel", "hostnamectl"),
         // `uname -r` alone: a release with a distribution's or a platform's suffix.
         rule(
-            r"^(?P<v>\d+\.\d+\.\d+(?:[-.+][\w]+)*?[-.](?:generic|amd64|arm64|tegra|lts|azure|aws|gcp|oracle|kvm|lowlatency|default|el\d+(?:_\d+)?(?:\.x86_64|\.aarch64)?|fc\d+\.(?:x86_64|aarch64)|microsoft-standard(?:-WSL2)?|rpi-v8))\s*$",
+            r"^(?P<v>{KREL}|\d+\.\d+\.\d+(?:[-.+][\w]+)*?[-.](?:default|el\d+(?:_\d+)?(?:\.x86_64|\.aarch64)?|fc\d+\.(?:x86_64|aarch64)|rpi-v8))\s*$",
             "kernel",
             "uname -r",
         ),
@@ -1103,7 +1109,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // (`6.14.0-33-generic #33~24.04.1-Ubuntu SMP`, also without its `#`) and a list's last
         // item (`Python 3.11.3, Debian 11, 5.10.0-23-amd64`).
         rule(
-            r"(?:\(GNU/Linux |^|,\s+)(?P<v>\d+\.\d+\.\d+(?:[-.+][\w]+)*?[-.](?:generic|amd64|arm64|tegra|lts|azure|aws|gcp|oracle|kvm|lowlatency|microsoft-standard(?:-WSL2)?))(?:\s+(?:x86_64|aarch64)\)|\s+\d+~\S+ SMP\b|\s*$)",
+            r"(?:\(GNU/Linux |^|,\s+)(?P<v>{KREL})(?:\s+(?:x86_64|aarch64)\)|\s+\d+~\S+ SMP\b|\s*$)",
             "kernel",
             "uname",
         ),
