@@ -826,6 +826,11 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "cuda_toolkit",
             "XLA (ptxas)",
         ),
+        rule(
+            r"The NVIDIA driver's CUDA version is (?P<v>\d+\.\d+) which is older than",
+            "driver_cuda",
+            "XLA (ptxas)",
+        ),
         // XLA naming the GPU its ptxas cannot compile for: `ptxas does not support CC 8.6`.
         rule(r"\bptxas does not support CC {V}", "cc", "XLA (ptxas)"),
         // CMake's FindCUDA: `-- Autodetected CUDA architecture(s): 2.1(2.0)`.
@@ -3813,6 +3818,11 @@ mod tests {
                 "The NVIDIA driver's CUDA version is 12.2 which is older than the ptxas CUDA version (12.3.107). Because the driver is older\n",
                 "cuda_toolkit",
                 "12.3.107",
+            ),
+            (
+                "The NVIDIA driver's CUDA version is 12.2 which is older than the ptxas CUDA version (12.3.107). Because the driver is older\n",
+                "driver_cuda",
+                "12.2",
             ),
             ("- **Host OS**: Ubuntu 22.04\n", "os", "Ubuntu 22.04"),
             (" - OS: Linux\n - Distribution: Manjaro\n", "os", "Manjaro"),

@@ -346,6 +346,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0xe1f2643e235c0bb1, Some(&[b"cuda version (nvidia-smi):", b"cuda version:"])),
     (0xe1f79383042b0281, Some(&[b"torch:"])),
     (0xe44118cca924c776, Some(&[b"gpu (compute capability "])),
+    (0xe49357f13176ee68, Some(&[b"the nvidia driver\'s cuda version is "])),
     (0xe4c5abc32136847d, Some(&[b"+cuda"])),
     (0xe4ef8960e2c3954b, Some(&[b"\xe7\x89\x88\xe6\x9c\xac"])),
     (0xe5790b3ee568c2e1, Some(&[b"python:"])),
