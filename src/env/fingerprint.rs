@@ -1537,6 +1537,13 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "nvcc_refused",
             "nvcc",
         ),
+        // ptxas, the toolkit's assembler, refusing the same (`ptxas fatal   : Value 'sm_86' is not
+        // defined for option 'gpu-name'`), as XLA and TensorFlow print it.
+        rule(
+            r"ptxas fatal\s*: Value '(?P<v>sm_\d+[a-z]?)' is not defined for option 'gpu-name'",
+            "nvcc_refused",
+            "ptxas",
+        ),
         // PyTorch's warning since 2.8 (`_warn_unsupported_code`): the GPU and its capability, then
         // one line per architecture of the build (read apart, in `read`).
         rule(
@@ -1569,6 +1576,19 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             r"CUDA GPU is too old\..*Compute Capability detected: {V}",
             "cc",
             "Ollama",
+        ),
+        // PyTorch Inductor's check before compiling with Triton (`Found NVIDIA GeForce GTX 1080
+        // which is too old to be supported by the triton GPU compiler, ... but your device is of
+        // CUDA capability 6.1`): the GPU and its compute capability.
+        rule(
+            r"\bFound (?P<v>[^\n]+?) which is too old to be supported by the triton GPU compiler",
+            "gpu",
+            "PyTorch Inductor",
+        ),
+        rule(
+            r"Triton only supports devices of CUDA Capability >= [\d.]+, but your device is of CUDA capability {V}",
+            "cc",
+            "PyTorch Inductor",
         ),
         // Paddle's check of the GPU against its build (gpu_resources.cc: `The GPU architecture in
         // your current machine is Pascal, which is not compatible with Paddle installation with
@@ -2510,6 +2530,13 @@ const STATEMENTS: &[(&str, &str, &str)] = &[
         "FlashAttention only supports Ampere GPUs or newer",
         "library_refused",
         "FlashAttention",
+    ),
+    // PyTorch's Inductor refusing to compile with Triton for a GPU below Triton's floor
+    // (torch/_inductor/scheduler.py: "Triton only supports devices of CUDA Capability >= 7.0").
+    (
+        "too old to be supported by the triton GPU compiler",
+        "library_refused",
+        "PyTorch Inductor (Triton)",
     ),
     (
         "Driver/library version mismatch",
@@ -3823,6 +3850,16 @@ mod tests {
                 "The NVIDIA driver's CUDA version is 12.2 which is older than the ptxas CUDA version (12.3.107). Because the driver is older\n",
                 "driver_cuda",
                 "12.2",
+            ),
+            (
+                "RuntimeError: Found NVIDIA GeForce GTX 1080 Ti which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.1\n",
+                "gpu",
+                "GeForce GTX 1080 Ti",
+            ),
+            (
+                "RuntimeError: Found NVIDIA GeForce GTX 1080 Ti which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.1\n",
+                "cc",
+                "6.1",
             ),
             ("- **Host OS**: Ubuntu 22.04\n", "os", "Ubuntu 22.04"),
             (" - OS: Linux\n - Distribution: Manjaro\n", "os", "Manjaro"),

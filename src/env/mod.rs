@@ -159,6 +159,9 @@ const LEGACY_BRANCHES: &str =
     "https://forums.developer.nvidia.com/t/unix-graphics-feature-deprecation-schedule/60588";
 /// CUDA.jl's check of a device against the CUDA it runs (`context` in lib/cudadrv/state.jl).
 const CUDA_JL: &str = "https://github.com/JuliaGPU/CUDA.jl/blob/master/lib/cudadrv/state.jl";
+/// PyTorch Inductor's check of the GPU before it compiles with Triton (`create_backend`).
+const TRITON_INDUCTOR: &str =
+    "https://github.com/pytorch/pytorch/blob/main/torch/_inductor/scheduler.py";
 /// nvcc's list of the architectures it can build for (`--list-gpu-arch`, `--gpu-architecture`).
 const NVCC_ARCHITECTURES: &str =
     "https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list";
@@ -306,7 +309,8 @@ pub fn assess(
             &mut findings,
             "nvcc-knows-architecture",
             format!(
-                "nvcc{} does not know {} (line {}): the toolkit that builds this code is older than that GPU architecture; build with a toolkit that supports it, or leave the architecture out of the build (TORCH_CUDA_ARCH_LIST, CMAKE_CUDA_ARCHITECTURES)",
+                "{}{} does not know {} (line {}): the toolkit that builds this code is older than that GPU architecture; build with a toolkit that supports it, or leave the architecture out of the build (TORCH_CUDA_ARCH_LIST, CMAKE_CUDA_ARCHITECTURES)",
+                said.source,
                 fp.get("cuda_toolkit")
                     .map_or(String::new(), |t| format!(" {}", t.value)),
                 said.value,
@@ -488,6 +492,12 @@ const LIBRARY_REFUSALS: &[(&str, &str, &str, &str)] = &[
         "vllm-gpu-floor",
         VLLM_GPUS,
         "run on such a GPU (on a machine with several, leave the older ones out with CUDA_VISIBLE_DEVICES)",
+    ),
+    (
+        "PyTorch Inductor (Triton)",
+        "triton-gpu-floor",
+        TRITON_INDUCTOR,
+        "run torch.compile on a GPU of compute capability 7.0 or later, or without Inductor here (leave torch.compile off, or backend=\"eager\" / \"aot_eager\")",
     ),
 ];
 
@@ -1098,7 +1108,7 @@ mod tests {
     }
 
     #[test]
-    fn refusals_by_nvcc_and_cuda_jl_are_violations() {
+    fn refusals_by_nvcc_ptxas_inductor_and_cuda_jl_are_violations() {
         let today = chrono::NaiveDate::from_ymd_opt(2026, 12, 1).unwrap();
         let violations = |paste: &str| {
             assess(&fingerprint::of(paste.as_bytes()), &[], &[], today)
@@ -1118,6 +1128,17 @@ mod tests {
                 .1
                 .starts_with("nvcc 9.2 does not know compute_75 (line 2)")
         );
+        let ptxas = violations(
+            "W tensorflow/stream_executor/gpu/asm_compiler.cc:235] Your CUDA software stack is old. The ptxas error was: ptxas fatal   : Value 'sm_86' is not defined for option 'gpu-name'\n",
+        );
+        assert_eq!(ptxas.len(), 1);
+        assert_eq!(ptxas[0].0, "nvcc-knows-architecture");
+        assert!(ptxas[0].1.starts_with("ptxas does not know sm_86 (line 1)"));
+        let inductor = violations(
+            "RuntimeError: Found NVIDIA GeForce GTX 1080 which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.1\n",
+        );
+        assert_eq!(inductor.len(), 1);
+        assert_eq!(inductor[0].0, "triton-gpu-floor");
         let julia = violations(
             "Error: Your Tesla V100-PCIE-32GB GPU (compute capability 7.0) is not supported on CUDA 13+.\nDriver Version: 580.126.09     CUDA Version: 13.0\n",
         );
