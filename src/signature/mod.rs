@@ -183,10 +183,12 @@ pub fn warm_up() {
     scan::warm_up();
 }
 
-/// Fills `{name}` from the captures; a capture that did not take part renders as nothing.
+/// Fills `{name}` from the captures; a capture that did not take part renders as nothing, and a
+/// bracket whose every capture is missing goes with them ("(pid {pid})" or nothing).
 pub fn render_explain(template: &str, captures: &BTreeMap<String, String>) -> String {
+    let template = drop_empty_brackets(template, captures);
     let mut out = String::with_capacity(template.len());
-    let mut rest = template;
+    let mut rest = template.as_str();
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
         let after = &rest[open + 1..];
@@ -221,6 +223,40 @@ pub fn render_explain(template: &str, captures: &BTreeMap<String, String>) -> St
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// `template` without the innermost "( ... )" groups that hold placeholders and no capture that
+/// took part: "its child (pid {pid})" reads "its child" when the line gave no pid.
+fn drop_empty_brackets(template: &str, captures: &BTreeMap<String, String>) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('(') {
+        let Some(close) = rest[open + 1..].find([')', '(']).map(|c| open + 1 + c) else {
+            break;
+        };
+        if rest.as_bytes()[close] == b'(' {
+            out.push_str(&rest[..close]);
+            rest = &rest[close..];
+            continue;
+        }
+        let inner = &rest[open + 1..close];
+        let names: Vec<&str> = inner
+            .split('{')
+            .skip(1)
+            .filter_map(|part| part.split_once('}').map(|(name, _)| name))
+            .filter(|name| {
+                !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+            })
+            .collect();
+        if !names.is_empty() && names.iter().all(|name| !captures.contains_key(*name)) {
+            out.push_str(rest[..open].trim_end());
+        } else {
+            out.push_str(&rest[..=close]);
+        }
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod explain_tests {
     use super::*;
@@ -237,6 +273,18 @@ mod explain_tests {
         assert_eq!(
             render_explain(explain, &BTreeMap::new()),
             "needs a newer GPU than this one; see get_arch_list()"
+        );
+        let pid: BTreeMap<String, String> = [("pid".to_string(), "12989".to_string())].into();
+        let shell = "its child {command} (pid {pid}) was killed (signal 9)";
+        assert_eq!(
+            render_explain(shell, &pid),
+            "its child (pid 12989) was killed (signal 9)"
+        );
+        let command: BTreeMap<String, String> =
+            [("command".to_string(), "python a.py".to_string())].into();
+        assert_eq!(
+            render_explain(shell, &command),
+            "its child python a.py was killed (signal 9)"
         );
         let cc: BTreeMap<String, String> = [("cc".to_string(), "7, 5".to_string())].into();
         assert_eq!(
