@@ -2,7 +2,7 @@
 //! - a Python package manager that could not resolve, download or build what it was asked for,
 //!   and the install command that asked; apt, curl and a registry that could not fetch or verify
 //!   a package or an image (a name that does not resolve, a reset connection, a missing key, a
-//!   pull rate limit);
+//!   pull rate limit, a layer that could not be unpacked);
 //! - Kubernetes' scheduler finding no node with enough of resources that are not GPUs (`0/41
 //!   nodes are available: 35 Insufficient cpu`; with `nvidia.com/gpu` among them it is looked up);
 //! - a TLS peer that the machine does not trust (a proxy's or a private CA's certificate, a name
@@ -73,6 +73,9 @@ const MESSAGES: &[&str] = &[
     // not found: manifest unknown`): the registry API's MANIFEST_UNKNOWN, as Docker and Podman
     // print it.
     "manifest unknown",
+    // Docker unpacking a pulled image's layer (`failed to register layer: ... no space left on
+    // device`): the host's disk for images, before any container runs, never its /dev/shm.
+    "failed to register layer",
     // TensorFlow not finding the CUDA runtime library, and its own note that follows: on a
     // machine without a GPU it says to ignore it, and on one with a GPU it is a toolkit that is
     // not installed, which no runbook is about.
@@ -143,6 +146,7 @@ mod tests {
         for line in [
             "2022-05-18 09:48:17.694351: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file or directory",
             "docker: Error response from daemon: manifest for nvidia/cuda:12.0-base-ubuntu20.04 not found: manifest unknown: manifest unknown",
+            "docker: failed to register layer: Error processing tar file(exit status 1): write /usr/local/cuda-11.4/bin/nvdisasm: no space left on device.",
             "pip._vendor.urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool(host='files.pythonhosted.org', port=443): Read timed out.",
             "ERROR: Could not find a version that satisfies the requirement flash-attn (from versions: none)",
             "ERROR: No matching distribution found for flash-attn.",
