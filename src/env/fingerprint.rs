@@ -2774,7 +2774,11 @@ pub fn of(paste: &[u8]) -> Fingerprint {
     let mut built_for: Option<(u64, Vec<String>)> = None;
     // Lines left of JAX's refusal of an outdated cuDNN, which gives its versions one a line.
     let mut jax_cudnn: Option<usize> = None;
+    // The line before, for PaddlePaddle's environment summary, whose "CUDA version:" is nvcc's
+    // only when nvcc's "Build cuda_..." line follows it.
+    let mut previous: &str = "";
     for (n, raw) in text.lines().enumerate() {
+        let whole_line = raw;
         let without_examples = without_template_examples(raw);
         let raw: &str = &without_examples;
         if let Some((columns, source)) = csv_columns.take() {
@@ -2902,6 +2906,25 @@ pub fn of(paste: &[u8]) -> Fingerprint {
         if raw.trim().is_empty() {
             continue;
         }
+        // PaddlePaddle's environment summary prints nvcc's whole version and then its build
+        // (`CUDA version: 11.4.239` / `Build cuda_11.4.r11.4/compiler.31294910_0`).
+        if let Some(build) = raw.trim().strip_prefix("Build cuda_")
+            && let Some(version) = previous.trim().strip_prefix("CUDA version:").map(str::trim)
+            && version.split('.').count() == 3
+            && version.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+            && build.starts_with(&format!(
+                "{}.",
+                version.rsplit_once('.').map_or("", |v| v.0)
+            ))
+        {
+            fp.add(
+                "cuda_toolkit",
+                version,
+                n as u64,
+                "Paddle environment summary",
+            );
+        }
+        previous = whole_line;
         answer_to = FORM_HEADINGS
             .iter()
             .find(|(heading, _, _)| {
@@ -3850,6 +3873,11 @@ mod tests {
                 "The NVIDIA driver's CUDA version is 12.2 which is older than the ptxas CUDA version (12.3.107). Because the driver is older\n",
                 "driver_cuda",
                 "12.2",
+            ),
+            (
+                "Paddle With CUDA: True\n\nCUDA version: 11.4.239\nBuild cuda_11.4.r11.4/compiler.31294910_0\ncuDNN version: 8.6.0\n",
+                "cuda_toolkit",
+                "11.4.239",
             ),
             (
                 "RuntimeError: Found NVIDIA GeForce GTX 1080 Ti which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.1\n",
