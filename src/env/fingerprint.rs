@@ -2673,10 +2673,11 @@ fn without_version_key(answer: &str) -> &str {
         .and_then(|_| answer[7..].trim_start().strip_prefix(':'))
         .map_or(answer, str::trim_start)
 }
-/// A list item naming the OS: a bullet, the key (bold or not), its answer.
+/// A list item naming the OS: a bullet (or, for a name without a number, none), the key (bold or
+/// not; the templates' "OS Platform and Distribution", "Operating System + Version"), its answer.
 static OS_ITEM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^\s*[-*]\s+\**(?:host |operating system |linux )?(?:os|operating system|distribution|distro)(?:\s*/\s*version)?\**\s*[:：]\s*\**\s*(?P<v>[A-Za-z][^(\n*]*?)\s*\**\s*(?:\(.*)?$",
+        r"(?i)^\s*(?P<bullet>[-*]\s+)?\**(?:host |operating system |linux )?(?:(?P<template>os platform and distribution|operating system \+ version)|os|operating system|distribution|distro)(?:\s*/\s*version)?\**\s*[:：]\s*\**\s*(?P<v>[A-Za-z][^(\n*]*?)\s*\**\s*(?:\(.*)?$",
     )
     .expect("valid")
 });
@@ -2970,8 +2971,24 @@ pub fn of(paste: &[u8]) -> Fingerprint {
         // Manjaro`): the name may carry no number, so it is read before lines without digits
         // are passed over.
         // A bare "Linux" names no distribution: the next item often does.
-        if let Some(v) = OS_ITEM.captures(raw).and_then(|c| c.name("v"))
-            && !["linux", "gnu/linux"].contains(&v.as_str().to_ascii_lowercase().as_str())
+        // Without a bullet (`OS: Arch Linux`), and under an issue template's key, only a name
+        // without a number is taken: a key followed by a release is read by the rules that know
+        // its shape (the template's "Linux Ubuntu 18.04" is Ubuntu 18.04), and a platform string
+        // (`OS: Linux-5.15.0-91-generic-x86_64`) is not an OS.
+        if let Some(c) = OS_ITEM.captures(raw)
+            && let Some(v) = c.name("v")
+            && (c.name("bullet").is_some() && c.name("template").is_none()
+                || !v.as_str().bytes().any(|b| b.is_ascii_digit()))
+            && ![
+                "linux",
+                "gnu/linux",
+                "could not collect",
+                "n/a",
+                "na",
+                "none",
+                "unknown",
+            ]
+            .contains(&v.as_str().to_ascii_lowercase().as_str())
         {
             fp.add("os", v.as_str(), n as u64 + 1, "environment list");
         }
@@ -3862,6 +3879,14 @@ mod tests {
             (wheel, "framework", "torch 1.0.1.post2"),
             (wheel, "cuda_runtime", "10.0"),
             ("- OS: Gentoo Linux\n", "os", "Gentoo Linux"),
+            ("OS: Arch Linux\n", "os", "Arch Linux"),
+            (
+                "- OS Platform and Distribution: Arch Linux\n",
+                "os",
+                "Arch Linux",
+            ),
+            ("**Operating System + Version**: Windows\n", "os", "Windows"),
+            ("OS: Could not collect\n", "os", ""),
             (kmod, "kernel_module", "575.64"),
             (kmod, "driver", ""),
             (
