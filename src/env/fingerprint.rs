@@ -2777,7 +2777,7 @@ pub fn of(paste: &[u8]) -> Fingerprint {
     let mut jax_cudnn: Option<usize> = None;
     // The line before, for PaddlePaddle's environment summary, whose "CUDA version:" is nvcc's
     // only when nvcc's "Build cuda_..." line follows it.
-    let mut previous: &str = "";
+    let mut previous: (usize, &str) = (usize::MAX, "");
     for (n, raw) in text.lines().enumerate() {
         let whole_line = raw;
         let without_examples = without_template_examples(raw);
@@ -2910,7 +2910,12 @@ pub fn of(paste: &[u8]) -> Fingerprint {
         // PaddlePaddle's environment summary prints nvcc's whole version and then its build
         // (`CUDA version: 11.4.239` / `Build cuda_11.4.r11.4/compiler.31294910_0`).
         if let Some(build) = raw.trim().strip_prefix("Build cuda_")
-            && let Some(version) = previous.trim().strip_prefix("CUDA version:").map(str::trim)
+            && previous.0.wrapping_add(1) == n
+            && let Some(version) = previous
+                .1
+                .trim()
+                .strip_prefix("CUDA version:")
+                .map(str::trim)
             && version.split('.').count() == 3
             && version.bytes().all(|b| b.is_ascii_digit() || b == b'.')
             && build.starts_with(&format!(
@@ -2925,7 +2930,7 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                 "Paddle environment summary",
             );
         }
-        previous = whole_line;
+        previous = (n, whole_line);
         answer_to = FORM_HEADINGS
             .iter()
             .find(|(heading, _, _)| {
