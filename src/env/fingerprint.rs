@@ -2649,6 +2649,9 @@ const FORM_HEADINGS: &[(&str, &str, &str)] = &[
     // InvokeAI's, TensorFlow's and other projects' forms.
     ("GPU model", "gpu", "issue form"),
     ("TensorFlow version", "tensorflow", "TensorFlow issue form"),
+    // TensorFlow's form asks "CUDA/cuDNN version" and takes `12.3/8.9.7` (read as its list
+    // item `CUDA/cuDNN version: 12.3/8.9.7` is).
+    ("CUDA/cuDNN version", "cuda_cudnn", "TensorFlow issue form"),
     ("Python version", "python", "issue form"),
     // Older `nvidia-container-cli -V` prints a bare `version: 1.3.1` under the command.
     (
@@ -2678,6 +2681,15 @@ fn without_version_key(answer: &str) -> &str {
 static OS_ITEM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?i)^\s*(?P<bullet>[-*]\s+)?\**(?:host |operating system |linux )?(?:(?P<template>os platform and distribution|operating system \+ version)|os|operating system|distribution|distro)(?:\s*/\s*version)?\**\s*[:：]\s*\**\s*(?P<v>[A-Za-z][^(\n*]*?)\s*\**\s*(?:\(.*)?$",
+    )
+    .expect("valid")
+});
+
+/// The answer to TensorFlow's form's "CUDA/cuDNN version": the CUDA, then cuDNN's version or its
+/// number (`12.3/8.9.7`, `CUDA 11.8, cuDNN 8600`), or cuDNN's alone when it is named (`cuDNN 8600`).
+static CUDA_CUDNN_ANSWER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(?:(?:CUDA\s*)?(?P<cuda>\d+\.\d+(?:\.\d+)*)\s*(?:/|,|and)\s*(?:cuDNN\s*)?|cuDNN\s*)(?P<cudnn>\d+(?:\.\d+)*)\s*$",
     )
     .expect("valid")
 });
@@ -2860,6 +2872,28 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             && !raw.trim().is_empty()
         {
             answer_to = None;
+            if field == "cuda_cudnn" {
+                if let Some(c) = CUDA_CUDNN_ANSWER.captures(raw.trim()) {
+                    for (field, v) in [("cuda_runtime", c.name("cuda")), ("cudnn", c.name("cudnn"))]
+                    {
+                        // cuDNN's number (`8600`) is its version 8.6.0.
+                        let v = v.map(|v| v.as_str()).map(|v| {
+                            if field == "cudnn" && v.len() >= 4 && !v.contains('.') {
+                                version_code(v)
+                            } else {
+                                v.to_string()
+                            }
+                        });
+                        if let Some(v) = v
+                            && let Some((field, value)) = reading(field, &v)
+                        {
+                            fp.add(field, &value, n as u64 + 1, source);
+                        }
+                    }
+                    continue;
+                }
+                // Not the answer's shape: read like any line.
+            }
             if field == "os" {
                 // lsb_release's "Description:" or the answer as written.
                 let os = raw.trim();
@@ -3904,6 +3938,18 @@ mod tests {
                 "driver_cuda",
                 "12.2",
             ),
+            (
+                "### CUDA/cuDNN version\n\n12.3/8.9.7\n\n### GPU model and memory\n",
+                "cudnn",
+                "8.9.7",
+            ),
+            (
+                "### CUDA/cuDNN version\n\n12.3/8.9.7\n",
+                "cuda_runtime",
+                "12.3",
+            ),
+            ("### CUDA/cuDNN version\n\ncuDNN 8600\n", "cudnn", "8.6.0"),
+            ("### CUDA/cuDNN version\n\n12.3\n", "cudnn", ""),
             (
                 "Paddle With CUDA: True\n\nCUDA version: 11.4.239\nBuild cuda_11.4.r11.4/compiler.31294910_0\ncuDNN version: 8.6.0\n",
                 "cuda_toolkit",
