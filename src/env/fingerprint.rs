@@ -2872,27 +2872,26 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             && !raw.trim().is_empty()
         {
             answer_to = None;
-            if field == "cuda_cudnn" {
-                if let Some(c) = CUDA_CUDNN_ANSWER.captures(raw.trim()) {
-                    for (field, v) in [("cuda_runtime", c.name("cuda")), ("cudnn", c.name("cudnn"))]
-                    {
-                        // cuDNN's number (`8600`) is its version 8.6.0.
-                        let v = v.map(|v| v.as_str()).map(|v| {
-                            if field == "cudnn" && v.len() >= 4 && !v.contains('.') {
-                                version_code(v)
-                            } else {
-                                v.to_string()
-                            }
-                        });
-                        if let Some(v) = v
-                            && let Some((field, value)) = reading(field, &v)
-                        {
-                            fp.add(field, &value, n as u64 + 1, source);
+            // TensorFlow's CUDA/cuDNN answer; any other shape is read like any line.
+            if field == "cuda_cudnn"
+                && let Some(c) = CUDA_CUDNN_ANSWER.captures(raw.trim())
+            {
+                for (field, v) in [("cuda_runtime", c.name("cuda")), ("cudnn", c.name("cudnn"))] {
+                    // cuDNN's number (`8600`) is its version 8.6.0.
+                    let v = v.map(|v| v.as_str()).map(|v| {
+                        if field == "cudnn" && v.len() >= 4 && !v.contains('.') {
+                            version_code(v)
+                        } else {
+                            v.to_string()
                         }
+                    });
+                    if let Some(v) = v
+                        && let Some((field, value)) = reading(field, &v)
+                    {
+                        fp.add(field, &value, n as u64 + 1, source);
                     }
-                    continue;
                 }
-                // Not the answer's shape: read like any line.
+                continue;
             }
             if field == "os" {
                 // lsb_release's "Description:" or the answer as written.
