@@ -2876,18 +2876,14 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             if field == "cuda_cudnn"
                 && let Some(c) = CUDA_CUDNN_ANSWER.captures(raw.trim())
             {
-                for (field, v) in [("cuda_runtime", c.name("cuda")), ("cudnn", c.name("cudnn"))] {
-                    // cuDNN's number (`8600`) is its version 8.6.0.
-                    let v = v.map(|v| v.as_str()).map(|v| {
-                        if field == "cudnn" && v.len() >= 4 && !v.contains('.') {
-                            version_code(v)
-                        } else {
-                            v.to_string()
-                        }
-                    });
-                    if let Some(v) = v
-                        && let Some((field, value)) = reading(field, &v)
-                    {
+                // cuDNN's number (`8600`) is its version 8.6.0.
+                let cudnn = c.name("cudnn").map(|v| v.as_str()).map(|v| {
+                    let number = v.len() >= 4 && !v.contains('.');
+                    (if number { "cudnn_number" } else { "cudnn" }, v)
+                });
+                let cuda = c.name("cuda").map(|v| ("cuda_runtime", v.as_str()));
+                for (field, v) in cuda.into_iter().chain(cudnn) {
+                    if let Some((field, value)) = reading(field, v) {
                         fp.add(field, &value, n as u64 + 1, source);
                     }
                 }

@@ -199,18 +199,10 @@ pub fn render_explain(template: &str, captures: &BTreeMap<String, String>) -> St
                     .all(|c| c.is_alphanumeric() || c == '_') =>
             {
                 rest = &after[close + 1..];
-                match captures.get(&after[..close]) {
-                    Some(value) => out.push_str(value),
-                    // Brackets left empty by missing captures go with them: "(7, 5)" or nothing,
-                    // never "()".
-                    None if out.ends_with('(') && rest.starts_with(')') => {
-                        out.pop();
-                        rest = &rest[1..];
-                        if rest.is_empty() || rest.starts_with([';', ',', '.', ':']) {
-                            out.truncate(out.trim_end().len());
-                        }
-                    }
-                    None => {}
+                // Brackets left empty by missing captures are already gone (see
+                // `drop_empty_brackets`): "(7, 5)" or nothing, never "()".
+                if let Some(value) = captures.get(&after[..close]) {
+                    out.push_str(value);
                 }
             }
             _ => {
