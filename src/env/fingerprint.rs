@@ -3486,11 +3486,25 @@ pub const WHEEL_TABLE: &str = "PyTorch wheel table (Linux x86_64)";
 /// https://github.com/jhj0517/Whisper-WebUI/issues/653). Reviewed 2026-12-02. Windows builds of the
 /// same release have carried other lists.
 ///
-/// The rows for PyPI's own wheels (1.12.1+cu102, 1.13.1+cu117, 2.1.2 to 2.4.1 +cu121, 2.5.1 and
+/// The rows for PyPI's own wheels (1.8.1, 1.9.1, 1.10.2, 1.11.0 and 1.12.1 +cu102, 1.13.1+cu117, 2.1.2 to 2.4.1 +cu121, 2.5.1 and
 /// 2.6.0 +cu124, 2.7.1+cu126, 2.9.1 and 2.10.0 +cu128) are the `-gencode` flags each wheel's
 /// `torch/lib/libtorch_cuda.so` was built with, read from the wheels as PyPI serves them
 /// (`pip download torch==X --no-deps`, manylinux x86_64; reviewed 2026-12-02).
 const WHEEL_ARCHS: &[WheelRow] = &[
+    ("1.8", "cu102", "sm_37 sm_50 sm_60 sm_70", WheelSource::PyPi),
+    ("1.9", "cu102", "sm_37 sm_50 sm_60 sm_70", WheelSource::PyPi),
+    (
+        "1.10",
+        "cu102",
+        "sm_37 sm_50 sm_60 sm_70",
+        WheelSource::PyPi,
+    ),
+    (
+        "1.11",
+        "cu102",
+        "sm_37 sm_50 sm_60 sm_70",
+        WheelSource::PyPi,
+    ),
     (
         "1.12",
         "cu102",

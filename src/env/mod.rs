@@ -1046,7 +1046,8 @@ mod tests {
         );
     }
 
-    /// The lists read from PyPI's wheels: Kepler's K80 left with 2.1, Pascal with 2.9.
+    /// The lists read from PyPI's wheels: Kepler's K80 left with 2.1, Pascal with 2.9, and the
+    /// CUDA 10.2 builds of 1.8 to 1.12 stop at Volta, so Ampere gets no code from them.
     #[test]
     fn pypi_wheel_rows_judge_old_gpus() {
         let level = |torch: &str, gpu: &str| {
@@ -1055,6 +1056,11 @@ mod tests {
             ))
         };
         assert_eq!(level("1.13.1+cu117", "Tesla K80"), Some(Level::Ok));
+        assert_eq!(
+            level("1.9.1+cu102", "GeForce RTX 3090"),
+            Some(Level::Violation)
+        );
+        assert_eq!(level("1.11.0+cu102", "Tesla T4"), Some(Level::Ok));
         assert_eq!(level("2.1.2+cu121", "Tesla K80"), Some(Level::Violation));
         assert_eq!(
             level("2.7.1+cu126", "Tesla P100-PCIE-16GB"),
