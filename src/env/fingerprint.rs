@@ -730,9 +730,10 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "pip",
         ),
         // The GPU's compute capability, as PyTorch and deviceQuery print it, and the
-        // architectures a PyTorch build carries (what a paste prints beats any table).
+        // architectures a PyTorch build carries (what a paste prints beats any table). PyTorch's
+        // warning is often pasted wrapped: a line may start where its sentence was broken.
         rule(
-            r"with CUDA capability sm_(?P<v>\d{2,3})[a-z]? is not compatible",
+            r"(?:with CUDA capability\s+|^)sm_(?P<v>\d{2,3})[a-z]? is not compatible",
             "cc_sm",
             "PyTorch",
         ),
@@ -742,7 +743,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "deviceQuery",
         ),
         rule(
-            r"current PyTorch install(?:ation)? supports CUDA capabilities (?P<v>sm_\d+[a-z]?(?:\s+(?:sm|compute)_\d+[a-z]?)*)",
+            r"(?:current PyTorch |^)install(?:ation)? supports CUDA capabilities (?P<v>sm_\d+[a-z]?(?:\s+(?:sm|compute)_\d+[a-z]?)*)",
             "arch_list",
             "PyTorch",
         ),
@@ -1515,12 +1516,12 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "NGC container",
         ),
         rule(
-            r"(?P<v>with CUDA capability sm_\d+[a-z]? is not compatible with the current PyTorch install)",
+            r"(?P<v>(?:with CUDA capability |^)sm_\d+[a-z]? is not compatible with the current PyTorch install)",
             "arch_refused",
             "PyTorch",
         ),
         rule(
-            r"^(?:\[[^\]]*\]\s*)?(?:\w*Warning:\s*)?(?:NVIDIA )?(?P<v>[A-Za-z][\w -]*?) with CUDA capability sm_\d+[a-z]? is not compatible",
+            r"^(?:\[[^\]]*\]\s*)?(?:\w*Warning:\s*)?(?:NVIDIA )?(?P<v>[A-Za-z][\w -]*?) with CUDA capability(?: sm_\d+[a-z]? is not compatible|\s*$)",
             "gpu",
             "PyTorch",
         ),
@@ -2553,6 +2554,8 @@ const STATEMENTS: &[(&str, &str, &str)] = &[
         "ptx_unsupported",
         "CUDA",
     ),
+    // The runtime API's name for the same error 222.
+    ("cudaErrorUnsupportedPtxVersion", "ptx_unsupported", "CUDA"),
     // cuDF's check before Numba compiles PTX with a toolkit newer than the driver
     // (cudf/utils/_numba.py): the driver's JIT would refuse that PTX.
     (
@@ -5394,6 +5397,15 @@ gpu-a100-23:48121:48121 [0] NCCL INFO NCCL version 2.14.3+cuda11.7\n";
         assert_eq!(
             warning.get("arch_list").unwrap().value,
             "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"
+        );
+        // The same warning as people paste it, wrapped mid-sentence.
+        let wrapped = of(b"NVIDIA H100 PCIe with CUDA capability\nsm_90 is not compatible with the current PyTorch installation.\nThe current PyTorch\ninstall supports CUDA capabilities sm_37 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86.\n");
+        assert_eq!(wrapped.get("gpu").unwrap().value, "H100 PCIe");
+        assert_eq!(wrapped.get("cc").unwrap().value, "9.0");
+        assert_eq!(wrapped.get("arch_refused").unwrap().line, 2);
+        assert_eq!(
+            wrapped.get("arch_list").unwrap().value,
+            "sm_37 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86"
         );
         assert_eq!(cc_of_gpu("A100-SXM4-80GB"), Some("8.0"));
         assert_eq!(cc_of_gpu("NVIDIA A10"), Some("8.6"));
