@@ -927,7 +927,13 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         // pip freeze / pip list / Lightning's list: JAX, and the CUDA wheels a framework loads.
         rule(r"(?i)^(?:[-*]\s+)?jax(?:==|:?\s+)(?P<v>\d+\.\d+\.\d+)\s*$", "jax", "pip"),
-        // JAX's issue template, answered by hand: `jax v0.4.11, jaxlib v0.4.11.dev...`.
+        // JAX's issue template, answered by hand: `jax v0.4.11, jaxlib v0.4.11.dev...`, or
+        // `jax 0.4.3/jaxlib 0.4.3` under its form's "What jax/jaxlib version are you using?".
+        rule(
+            r"(?i)^jax\s*(?:v|==)?(?P<v>\d+\.\d+\.\d+)\s*[/,]\s*jaxlib\b",
+            "jax",
+            "text",
+        ),
         rule(
             r"(?i)\bjax (?:v|version:?\s*)(?P<v>\d+\.\d+\.\d+)(?:[,;\s]|$)",
             "jax",
@@ -2656,6 +2662,9 @@ const FORM_HEADINGS: &[(&str, &str, &str)] = &[
     // item `CUDA/cuDNN version: 12.3/8.9.7` is).
     ("CUDA/cuDNN version", "cuda_cudnn", "TensorFlow issue form"),
     ("Python version", "python", "issue form"),
+    // WSL's issue form: the WSL kernel and the Linux distribution (its Windows version is `ver`'s).
+    ("Kernel Version", "kernel", "WSL issue form"),
+    ("Distro Version", "os", "WSL issue form"),
     // Older `nvidia-container-cli -V` prints a bare `version: 1.3.1` under the command.
     (
         "nvidia-container-cli -V",
@@ -2680,10 +2689,11 @@ fn without_version_key(answer: &str) -> &str {
         .map_or(answer, str::trim_start)
 }
 /// A list item naming the OS: a bullet (or, for a name without a number, none), the key (bold or
-/// not; the templates' "OS Platform and Distribution", "Operating System + Version"), its answer.
+/// not; the templates' "OS Platform and Distribution", "Operating System + Version", PaddleOCR's
+/// "系统环境/System Environment"), its answer.
 static OS_ITEM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^\s*(?P<bullet>[-*]\s+)?\**(?:host |operating system |linux )?(?:(?P<template>os platform and distribution|operating system \+ version)|os|operating system|distribution|distro)(?:\s*/\s*version)?\**\s*[:：]\s*\**\s*(?P<v>[A-Za-z][^(\n*]*?)\s*\**\s*(?:\(.*)?$",
+        r"(?i)^\s*(?P<bullet>[-*]\s+)?\**(?:host |operating system |linux )?(?:(?P<template>os platform and distribution|operating system \+ version)|os|operating system|distribution|distro|系统环境\s*/\s*system environment)(?:\s*/\s*version)?\**\s*[:：]\s*\**\s*(?P<v>[A-Za-z][^(\n*]*?)\s*\**\s*(?:\(.*)?$",
     )
     .expect("valid")
 });
@@ -4137,6 +4147,17 @@ mod tests {
             (sysinfo, "cuda_runtime", "12.1"),
             (sysinfo, "os", "Microsoft Windows 11 Pro"),
             (sysinfo, "python", "3.10.6"),
+            ("### Kernel Version\n\n5.15.90.1\n", "kernel", "5.15.90.1"),
+            (
+                "- 系统环境/System Environment： Windows11\n",
+                "os",
+                "Windows11",
+            ),
+            (
+                "### What jax/jaxlib version are you using?\n\njax 0.4.3/jaxlib 0.4.3\n",
+                "framework",
+                "jax 0.4.3",
+            ),
             (conda, "framework", "torch 1.7.1"),
             (conda, "cudnn", "7.6.5"),
             (conda, "cuda_runtime", "10.2.89"),

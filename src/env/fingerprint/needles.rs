@@ -128,6 +128,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0x4ffeb77329526533, Some(&[b"cuda runtime"])),
     (0x5170adabf35d9328, Some(&[b"pytorch version"])),
     (0x5240c472c4b562e5, Some(&[b"nvcc"])),
+    (0x5273d8d01acc9b83, Some(&[b"jaxlib"])),
     (0x52dd23833114d12a, Some(&[b"nvidia-nccl-cu"])),
     (0x538c55af1a734042, Some(&[b"cuda version "])),
     (0x55a5ffdaee579cb2, Some(&[b"autodetected cuda architecture(s):"])),
