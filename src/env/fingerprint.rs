@@ -1213,6 +1213,23 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         rule(r"^CUDA driver {V}\s*$", "driver_cuda", "CUDA.jl"),
         rule(r"^NVIDIA driver (?P<v>\d{3}\.\d+(?:\.\d+)?)\s*$", "driver", "CUDA.jl"),
+        // Its newer form (CUDA.jl 5.8 on), under "CUDA toolchain:": `- runtime 13.1, artifact
+        // installation`, `- driver 591.44.0 for 13.1`.
+        rule(
+            r"^-\s+runtime {V}, (?:artifact|local) installation",
+            "cuda_runtime",
+            "CUDA.jl",
+        ),
+        rule(
+            r"^-\s+driver (?P<v>\d{3}\.\d+(?:\.\d+)?) for \d+\.\d+",
+            "driver",
+            "CUDA.jl",
+        ),
+        rule(
+            r"^-\s+driver \d{3}\.\d+(?:\.\d+)? for {V}\s*$",
+            "driver_cuda",
+            "CUDA.jl",
+        ),
         // `accelerate env` and `transformers-cli env`: `- PyTorch version (GPU?): 1.12.1 (True)`.
         rule(
             r"^PyTorch (?i:version) \(GPU\?\)\s*:\s*{TORCH}",
@@ -2200,6 +2217,27 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     .collect()
 });
 
+/// Whether `v`'s major.minor is a CUDA release: 1.0 to 1.1, 2.0 to 2.3, 3.0 to 3.2, 4.0 to 4.2,
+/// 5.0 and 5.5, 6.0 and 6.5, 7.0 and 7.5, 8.0, 9.0 to 9.2, 10.0 to 10.2, 11.0 to 11.8, 12.0 to
+/// 12.9 (https://developer.nvidia.com/cuda-toolkit-archive), and any 13.x or later.
+fn cuda_release(v: &str) -> bool {
+    let mut parts = v.split('.').map(|p| p.parse::<u32>().ok());
+    let (Some(Some(major)), Some(Some(minor))) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    match major {
+        1 => minor <= 1,
+        2 => minor <= 3,
+        3 | 4 => minor <= 2,
+        5..=7 => minor == 0 || minor == 5,
+        8 => minor == 0,
+        9 | 10 => minor <= 2,
+        11 => minor <= 8,
+        12 => minor <= 9,
+        _ => major >= 13,
+    }
+}
+
 /// What a rule's (or a form answer's) value `v` for `field` is read as: most fields as they
 /// are; a framework's version as `name version`; codes, tuples and tags as the versions they
 /// stand for. `None` for a value that is not one (a platform string given as an OS).
@@ -2224,6 +2262,9 @@ fn reading(field: &'static str, v: &str) -> Option<(&'static str, String)> {
         "tensorflow" => ("framework", format!("tensorflow {}", v)),
         "mxnet" => ("framework", format!("mxnet {}", v)),
         "paddle" => ("framework", format!("paddlepaddle {}", v)),
+        // A list's "CUDA" that names no CUDA release is something else's version (CUDA.jl's
+        // `- CUDA: 5.9.5` under "Julia packages").
+        "cuda_listed" if !cuda_release(v) => return None,
         "cuda_listed" if v.split('.').count() >= 3 => ("cuda_toolkit", v.to_string()),
         "cuda_listed" => ("cuda_runtime", v.to_string()),
         "wheel_cu" => ("cuda_runtime", last_digit_minor(v)),
@@ -2484,6 +2525,9 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "cudatoolkit",
             "pytorch-cuda",
             "was detected",
+            // CUDA.jl's newer versioninfo: `- runtime 13.1, artifact installation`.
+            ", artifact installation",
+            ", local installation",
             // nvidia-smi's table rows name the GPU without saying NVIDIA on older drivers.
             " on |",
             " off |",
@@ -3740,6 +3784,25 @@ mod tests {
         assert_eq!(tensorflow_build_cuda("torch 2.1.0+cu121", None), None);
     }
 
+    /// A list's "CUDA" that is no CUDA release (CUDA.jl's own version, under "Julia packages")
+    /// is not read as the toolkit.
+    #[test]
+    fn a_listed_cuda_must_be_a_cuda_release() {
+        let julia = of(b"Julia packages:\n- CUDA: 5.9.5\n- CUDA_Driver_jll: 13.1.0+0\n");
+        assert!(julia.get("cuda_toolkit").is_none());
+        assert!(julia.get("cuda_runtime").is_none());
+        assert_eq!(
+            of(b"- CUDA: 11.8\n").get("cuda_runtime").unwrap().value,
+            "11.8"
+        );
+        assert_eq!(
+            of(b"CUDA: 10.2.89\n").get("cuda_toolkit").unwrap().value,
+            "10.2.89"
+        );
+        assert!(cuda_release("5.5") && cuda_release("12.9") && cuda_release("13.2"));
+        assert!(!cuda_release("5.9.5") && !cuda_release("11.9") && !cuda_release("8.1"));
+    }
+
     #[test]
     fn flash_attention_refusing_the_gpu_is_read() {
         let fa = of(b"RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n");
@@ -4148,6 +4211,12 @@ mod tests {
             (sysinfo, "os", "Microsoft Windows 11 Pro"),
             (sysinfo, "python", "3.10.6"),
             ("### Kernel Version\n\n5.15.90.1\n", "kernel", "5.15.90.1"),
+            (
+                "CUDA toolchain:\n- runtime 13.1, artifact installation\n- driver 591.44.0 for 13.1\n",
+                "cuda_runtime",
+                "13.1",
+            ),
+            ("- driver 591.44.0 for 13.1\n", "driver_cuda", "13.1"),
             (
                 "- 系统环境/System Environment： Windows11\n",
                 "os",
