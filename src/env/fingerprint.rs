@@ -1511,7 +1511,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // `RTX2060`): the model as written, yielding to any tool's printing of it (see
         // `source_rank`).
         rule(
-            r"(?:^|[^A-Za-z0-9_]|\d[x×])(?:(?i:nvidia)\s+)?(?P<v>(?:GeForce\s+)?(?i:RTX|GTX|MX)\s?A?\d{3,4}(?:\s?(?:Ti|TI|SUPER|Super|D)\b)?(?:\s(?:Laptop GPU|Mobile|with Max-Q Design|Max-Q|Ada Generation))?|GeForce\s+(?:GT\s)?\d{3,4}M?|GRID\s[KM]\d{1,3}[A-Za-z]?|(?:GeForce\s+GTX\s+)?(?:TITAN|Titan)\s(?:RTX|Xp|X|V)(?:\s\(Pascal\))?|Tesla\s[KMPVTA]\d{1,3}[A-Za-z]?(?:-\w+)*|Quadro\s(?:RTX\s)?[A-Z]?\d{3,4}[A-Za-z]?)(?:[^A-Za-z0-9_]|$)",
+            r"(?:^|[^A-Za-z0-9_]|\d[x×])(?:(?i:nvidia)\s+)?(?P<v>(?:GeForce\s+)?(?i:RTX|GTX|MX)\s?A?\d{3,4}(?:\s?(?:Ti|TI|SUPER|Super|D)\b)?(?:\s(?:Laptop GPU|Mobile|with Max-Q Design|Max-Q|Ada Generation))?|GeForce\s+(?:GT\s)?\d{3,4}(?:M|\s?(?:Ti|SUPER|Super)\b)?|GRID\s[KM]\d{1,3}[A-Za-z]?|(?:GeForce\s+GTX\s+)?(?:TITAN|Titan)\s(?:RTX|Xp|X|V)(?:\s\(Pascal\))?|Tesla\s[KMPVTA]\d{1,3}[A-Za-z]?(?:-\w+)*|Quadro\s(?:RTX\s)?[A-Z]?\d{3,4}[A-Za-z]?)(?:[^A-Za-z0-9_]|$)",
             "gpu",
             "text",
         ),
@@ -3295,7 +3295,15 @@ pub fn cc_of_gpu(name: &str) -> Option<&'static str> {
     static SPACED: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"\b(rtx|gtx|gt|mx) ?(\d{3,4})(?: ?(ti|d|super))?\b").expect("valid")
     });
+    // A GeForce named without its series (`GeForce 2080 Ti`, `GeForce 1080`): the number says
+    // it, RTX from the 20 series on, GTX for the 10 and 16 series.
+    static SERIES_LEFT_OUT: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\bgeforce ((?:[2-5]0|1[06])[5-9]0)\b").expect("valid"));
     let lower = name.to_ascii_lowercase();
+    let lower = SERIES_LEFT_OUT.replace_all(&lower, |c: &regex::Captures| {
+        let series = if c[1].starts_with('1') { "gtx" } else { "rtx" };
+        format!("geforce {series} {}", &c[1])
+    });
     let lower = SPACED.replace_all(&lower, |c: &regex::Captures| match c.get(3) {
         Some(suffix) => format!("{} {} {}", &c[1], &c[2], suffix.as_str()),
         None => format!("{} {}", &c[1], &c[2]),
@@ -5498,6 +5506,8 @@ gpu-a100-23:48121:48121 [0] NCCL INFO NCCL version 2.14.3+cuda11.7\n";
             "sm_37 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86"
         );
         assert_eq!(cc_of_gpu("A100-SXM4-80GB"), Some("8.0"));
+        assert_eq!(cc_of_gpu("GeForce 2080 Ti"), Some("7.5"));
+        assert_eq!(cc_of_gpu("GeForce 1080"), Some("6.1"));
         assert_eq!(cc_of_gpu("NVIDIA A10"), Some("8.6"));
         assert_eq!(cc_of_gpu("H100 80GB HBM3"), Some("9.0"));
         assert_eq!(cc_of_gpu("Tesla L4"), Some("8.9"));
