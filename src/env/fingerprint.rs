@@ -2594,6 +2594,14 @@ const STATEMENTS: &[(&str, &str, &str)] = &[
         "nvml_mismatch",
         "nvidia-smi",
     ),
+    // TensorFlow's (and XLA's) cuDNN check, logged only when the loaded cuDNN does not fit the
+    // build (`Loaded runtime CuDNN library: 5103 (compatibility version 5100) but source was
+    // compiled with 4007`).
+    (
+        "but source was compiled with",
+        "cudnn_refused",
+        "TensorFlow",
+    ),
     (
         "the provided PTX was compiled with an unsupported toolchain",
         "ptx_unsupported",

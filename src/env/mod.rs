@@ -256,6 +256,24 @@ pub fn assess(
             source: NVML_MISMATCH.into(),
         });
     }
+    // TensorFlow's own cuDNN check failing: its message is logged only when the loaded cuDNN
+    // does not fit the build (before cuDNN 7 even another minor version did not).
+    if let Some(said) = fp.get("cudnn_refused") {
+        stated(
+            &mut findings,
+            "cudnn-not-older-than-build",
+            format!(
+                "{} says the loaded cuDNN{} does not fit the one it was built with{} (line {}): let it load the cuDNN it was built for (look for another libcudnn on LD_LIBRARY_PATH) or install a matching one (runbook cudnn-version-mismatch)",
+                said.source,
+                fp.get("cudnn")
+                    .map_or(String::new(), |c| format!(" {}", c.value)),
+                fp.get("cudnn_built")
+                    .map_or(String::new(), |c| format!(" ({})", c.value)),
+                said.line
+            ),
+            TF_CUDNN_CHECK,
+        );
+    }
     // The open kernel module refusing a GPU without a GSP (pre-Turing): the driver's own word,
     // when the GPU's compute capability is not known to the rule above.
     if let Some(said) = fp.get("open_refused") {
@@ -500,6 +518,9 @@ const LIBRARY_REFUSALS: &[(&str, &str, &str, &str)] = &[
         "run torch.compile on a GPU of compute capability 7.0 or later, or without Inductor here (leave torch.compile off, or backend=\"eager\" / \"aot_eager\")",
     ),
 ];
+
+/// TensorFlow's (XLA's) check of the loaded cuDNN against the build.
+const TF_CUDNN_CHECK: &str = "https://github.com/tensorflow/tensorflow/blob/master/third_party/xla/xla/stream_executor/cuda/cuda_dnn.cc";
 
 /// A message in the paste that states `rule` broken in its own words, as a violation of it,
 /// unless the rule's table already found it broken.
@@ -1019,6 +1040,21 @@ mod tests {
             .into_iter()
             .find(|f| f.rule == "framework-arch-list")
             .map(|f| f.level)
+    }
+
+    /// TensorFlow logs its cuDNN check only when it fails, also for pre-7 cuDNN whose minor
+    /// versions were not compatible (no compat table row covers those).
+    #[test]
+    fn tensorflow_saying_the_cudnn_does_not_fit_is_a_violation() {
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 12, 2).unwrap();
+        let paste = "E tensorflow/stream_executor/cuda/cuda_dnn.cc:347] Loaded runtime CuDNN library: 5103 (compatibility version 5100) but source was compiled with 4007 (compatibility version 4000).  If using a binary install, upgrade your CuDNN library to match.\n";
+        let found = assess(&fingerprint::of(paste.as_bytes()), &[], &[], today)
+            .findings
+            .into_iter()
+            .find(|f| f.rule == "cudnn-not-older-than-build")
+            .unwrap();
+        assert_eq!(found.level, Level::Violation);
+        assert!(found.message.contains("5.1.3"), "{}", found.message);
     }
 
     #[test]
