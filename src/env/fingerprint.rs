@@ -1230,6 +1230,13 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "driver_cuda",
             "CUDA.jl",
         ),
+        // glxinfo names the driver in its OpenGL version (`OpenGL version string: 4.6.0 NVIDIA
+        // 465.31`, `GL_VERSION: 3.2.0 NVIDIA 465.31`).
+        rule(
+            r"(?:OpenGL (?:core profile |ES profile )?version string|GL_VERSION):\s*[\d.]+(?: \w+)? NVIDIA (?P<v>\d{3}\.\d+(?:\.\d+)?)\b",
+            "driver",
+            "glxinfo",
+        ),
         // `accelerate env` and `transformers-cli env`: `- PyTorch version (GPU?): 1.12.1 (True)`.
         rule(
             r"^PyTorch (?i:version) \(GPU\?\)\s*:\s*{TORCH}",
@@ -1511,7 +1518,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // `RTX2060`): the model as written, yielding to any tool's printing of it (see
         // `source_rank`).
         rule(
-            r"(?:^|[^A-Za-z0-9_]|\d[x×])(?:(?i:nvidia)\s+)?(?P<v>(?:GeForce\s+)?(?i:RTX|GTX|MX)\s?A?\d{3,4}(?:\s?(?:Ti|TI|SUPER|Super|D)\b)?(?:\s(?:Laptop GPU|Mobile|with Max-Q Design|Max-Q|Ada Generation))?|GeForce\s+(?:GT\s)?\d{3,4}(?:M|\s?(?:Ti|SUPER|Super)\b)?|GRID\s[KM]\d{1,3}[A-Za-z]?|(?:GeForce\s+GTX\s+)?(?:TITAN|Titan)\s(?:RTX|Xp|X|V)(?:\s\(Pascal\))?|Tesla\s[KMPVTA]\d{1,3}[A-Za-z]?(?:-\w+)*|Quadro\s(?:RTX\s)?[A-Z]?\d{3,4}[A-Za-z]?)(?:[^A-Za-z0-9_]|$)",
+            r"(?:^|[^A-Za-z0-9_]|\d[x×])(?:(?i:nvidia)\s+)?(?P<v>(?:GeForce\s+)?(?i:RTX|GTX|MX)\s?A?\d{3,4}(?:\s?(?:Ti|TI|SUPER|Super|D)\b)?(?:\s(?:Laptop GPU|Mobile|with Max-Q Design|Max-Q|Ada Generation))?|GeForce\s+(?:GT\s)?\d{3,4}(?:MX?|\s?(?:Ti|SUPER|Super)\b)?|GRID\s[KM]\d{1,3}[A-Za-z]?|(?:GeForce\s+GTX\s+)?(?:TITAN|Titan)\s(?:RTX|Xp|X|V)(?:\s\(Pascal\))?|Tesla\s[KMPVTA]\d{1,3}[A-Za-z]?(?:-\w+)*|Quadro\s(?:RTX\s)?[A-Z]?\d{3,4}[A-Za-z]?)(?:[^A-Za-z0-9_]|$)",
             "gpu",
             "text",
         ),
@@ -4233,6 +4240,16 @@ mod tests {
                 "13.1",
             ),
             ("- driver 591.44.0 for 13.1\n", "driver_cuda", "13.1"),
+            (
+                "OpenGL version string: 4.6.0 NVIDIA 465.31\n",
+                "driver",
+                "465.31",
+            ),
+            (
+                "the High performance GPU NVIDIA GeForce 930MX\n",
+                "gpu",
+                "GeForce 930MX",
+            ),
             (
                 "- 系统环境/System Environment： Windows11\n",
                 "os",
