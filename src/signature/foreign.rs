@@ -10,6 +10,7 @@
 //!   errors ("certificate is not yet valid", "has expired") are not among these;
 //! - the Hugging Face Hub refusing a gated or private model to a user without access;
 //! - a port that another process already holds (`EADDRINUSE`);
+//! - a command line that the program's argument parser rejected (argparse, click, clap);
 //! - a traceback's echo of the Python source that raised, without a message (`raise OSError(`);
 //! - Python's exceptions for mistakes in the program itself (`IndexError`, `KeyError`,
 //!   `NameError`, `SyntaxError`, `IndentationError`, `ZeroDivisionError`): a GPU failure reaches
@@ -102,6 +103,13 @@ const MESSAGES: &[&str] = &[
     "'NoneType' object has no attribute",
     "'NoneType' object is not subscriptable",
     "got an unexpected keyword argument",
+    // A command line the program's argument parser rejected (Python's argparse and click,
+    // Rust's clap): a usage mistake, reported before the program does anything.
+    "error: unrecognized arguments:",
+    "error: the following arguments are required:",
+    "Error: No such option: ",
+    "Error: Invalid value for '",
+    "error: unexpected argument '",
     // A port another process holds.
     "Address already in use",
     "address already in use",
@@ -118,13 +126,18 @@ const COMMAND: &str = r"^\s*(?:[$#>]\s*)?(?:sudo\s+)?(?:pip3?|python3?\s+-m\s+pi
 /// AssertionError("Torch not compiled with CUDA enabled")` carries its message and is looked up.)
 const RAISE: &str = r"^\s*raise\s+[A-Za-z_][\w.]*\s*\(?\s*$";
 
+/// argparse's and clap's rejection of one argument's value (`error: argument --dtype: invalid
+/// choice: 'bf16'`, `error: invalid value 'True' for '--disable-custom-kernels'`).
+const USAGE: &str =
+    r"\berror: (?:argument -{1,2}[\w-]+(?:/-{1,2}[\w-]+)*: |invalid value '[^']*' for '-)";
+
 /// Python's exceptions for a mistake in the program (see the module).
 const USER_CODE: &str = r"(?:^|[\s:])(?:IndexError|KeyError|NameError|SyntaxError|IndentationError|ZeroDivisionError): ";
 
 static FOREIGN: LazyLock<regex::Regex> = LazyLock::new(|| {
     let messages: Vec<String> = MESSAGES.iter().map(|m| regex::escape(m)).collect();
     regex::Regex::new(&format!(
-        "{}|{COMMAND}|{USER_CODE}|{RAISE}",
+        "{}|{COMMAND}|{USER_CODE}|{RAISE}|{USAGE}",
         messages.join("|")
     ))
     .expect("valid")
@@ -178,6 +191,11 @@ mod tests {
             "Err:1 http://archive.ubuntu.com/ubuntu jammy InRelease Temporary failure resolving 'archive.ubuntu.com'",
             "toomanyrequests: You have reached your pull rate limit. You may increase the limit by authenticating and upgrading",
             "    raise KeyError(key) from None KeyError: 'MASTER_ADDR'",
+            "error: invalid value 'True' for '--disable-custom-kernels'",
+            "main.py: error: argument --dtype: invalid choice: 'bf16' (choose from 'auto', 'half', 'float16')",
+            "train.py: error: unrecognized arguments: --local-rank=0",
+            "error: unexpected argument '--gpus' found",
+            "Error: No such option: --num-gpus",
         ] {
             assert!(is_foreign(line), "{line}");
         }
