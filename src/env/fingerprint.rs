@@ -1214,15 +1214,11 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(r"^CUDA driver {V}\s*$", "driver_cuda", "CUDA.jl"),
         rule(r"^NVIDIA driver (?P<v>\d{3}\.\d+(?:\.\d+)?)\s*$", "driver", "CUDA.jl"),
         // Its newer form (CUDA.jl 5.8 on), under "CUDA toolchain:": `- runtime 13.1, artifact
-        // installation`, `- driver 591.44.0 for 13.1`.
+        // installation`, `- driver 591.44.0 for 13.1` (whose driver a list's "driver X" rule
+        // reads).
         rule(
             r"^-\s+runtime {V}, (?:artifact|local) installation",
             "cuda_runtime",
-            "CUDA.jl",
-        ),
-        rule(
-            r"^-\s+driver (?P<v>\d{3}\.\d+(?:\.\d+)?) for \d+\.\d+",
-            "driver",
             "CUDA.jl",
         ),
         rule(

@@ -286,7 +286,6 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0xbdb86272368c6ffc, Some(&[b"nvidia.com/gpu.compute.minor"])),
     (0xbe70dbe8c65ceadc, Some(&[b"but source was compiled with "])),
     (0xbed401ddfccd0f59, Some(&[b"kernel reported version is:"])),
-    (0xbedb21786407912d, Some(&[b"driver "])),
     (0xbf50f30170c1e671, Some(&[b"cuda-toolkit-"])),
     (0xbfd2d065a9f89901, Some(&[b"which is of compute capability (cc) "])),
     (0xc0d3d8366ab0bcb7, Some(&[b"cuda"])),
