@@ -646,6 +646,12 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "os",
             "collect_env",
         ),
+        // An issue's `Host OS: Debian GNU/Linux 11 (bullseye)` (the container toolkit's form).
+        rule(
+            r"^(?i:host) OS\s*[:：]\s*(?P<v>[A-Za-z][^(;\n]*?)\s*(?:[(;].*)?$",
+            "os",
+            "environment list",
+        ),
         // collect_env's, and issue templates' `Python Version (if applicable): 3.8.10`.
         rule(
             r"^Python (?i:version)(?: \([^)]*\))?\s*[:：]\s*{V}",
@@ -1135,6 +1141,13 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "nvidia-container-cli --version",
         ),
         rule(r"^nvidia-ctk\s+v?{V}", "container_toolkit", "nvidia-ctk --version"),
+        // The library's debug log (`nvidia-container-cli -k -d /dev/tty info`): `nvc.c:376]
+        // initializing library context (version=1.14.3, build=...)`, the cli-version above.
+        rule(
+            r"\bnvc\.c:\d+\] initializing library context \(version={V}",
+            "container_toolkit",
+            "nvidia-container-cli -d",
+        ),
         // nvidia-container-runtime shares the toolkit's version since 1.13 (its 3.x releases
         // were numbered apart, so only a 1.x is the toolkit's).
         rule(
@@ -1425,7 +1438,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "environment list",
         ),
         rule(
-            r"(?i)^paddle(?:paddle)?(?:-gpu)?\s*(?:版本|version)\s*[:：]\s*{V}",
+            r"(?i)^paddle(?:paddle)?(?:-gpu)?\s*(?:版本|version)\s*[:：]\s*(?P<v>\d+\.\d+\.\d+(?:\.post\d{2,3})?)\b",
             "paddle",
             "environment list",
         ),
@@ -1478,7 +1491,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // centre part's letter and number, or a GeForce board's four digits, and nothing after
         // but its memory.
         rule(
-            r"(?i)^(?:gpus?|显卡)\s*[:：]?\s*(?:\d+\s*[x×]\s*)?(?:nvidia\s+)?(?P<v>[AHLTKPV]\d{1,3}|[1-5]0[5-9]0(?:\s?(?:ti|super|s))?)\s*(?:(?:[,(]|（).*|\d+\s*G[Bi]?B?)?\s*$",
+            r"(?i)^(?:gpus?|显卡)\s*[:：]?\s*(?:\d+\s*[x×]\s*)?(?:nvidia\s+|英伟达\s*)?(?P<v>[AHLTKPV]\d{1,3}|[1-5]0[5-9]0(?:\s?(?:ti|super|s))?)\s*(?:(?:[,(]|（).*|\d+\s*G[Bi]?B?)?\s*$",
             "gpu",
             "environment list",
         ),
@@ -1570,6 +1583,14 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             r"ptxas fatal\s*: Value '(?P<v>sm_\d+[a-z]?)' is not defined for option 'gpu-name'",
             "nvcc_refused",
             "ptxas",
+        ),
+        // XLA (JAX, TensorFlow) finding that ptxas does not know the GPU's compute capability
+        // (asm_compiler.cc: `Falling back to the CUDA driver for PTX compilation; ptxas does not
+        // support CC 8.9`): a toolkit older than the GPU (its capability is read above).
+        rule(
+            r"ptxas does not support (?P<v>CC \d+\.\d+)",
+            "nvcc_refused",
+            "ptxas (XLA)",
         ),
         // PyTorch's warning since 2.8 (`_warn_unsupported_code`): the GPU and its capability, then
         // one line per architecture of the build (read apart, in `read`).
@@ -4023,6 +4044,22 @@ mod tests {
             (wheel, "cuda_runtime", "10.0"),
             ("- OS: Gentoo Linux\n", "os", "Gentoo Linux"),
             ("OS: Arch Linux\n", "os", "Arch Linux"),
+            (
+                "Host OS: Debian GNU/Linux 11 (bullseye)\n",
+                "os",
+                "Debian GNU/Linux 11",
+            ),
+            (
+                "I1128 17:35:08.651661 1737 nvc.c:376] initializing library context (version=1.14.3, build=1eb5a30a6ad0415550a9df632ac8832bf7e2bbba)\n",
+                "container_toolkit",
+                "1.14.3",
+            ),
+            (
+                "PaddlePaddle版本： 2.2.2.post112\n",
+                "framework",
+                "paddlepaddle 2.2.2.post112",
+            ),
+            ("显卡：英伟达 K80\n", "gpu", "K80"),
             (
                 "- OS Platform and Distribution: Arch Linux\n",
                 "os",

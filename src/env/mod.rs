@@ -1176,6 +1176,16 @@ mod tests {
         assert_eq!(ptxas.len(), 1);
         assert_eq!(ptxas[0].0, "nvcc-knows-architecture");
         assert!(ptxas[0].1.starts_with("ptxas does not know sm_86 (line 1)"));
+        let xla = violations(
+            "W external/org_tensorflow/tensorflow/compiler/xla/stream_executor/gpu/asm_compiler.cc:231] Falling back to the CUDA driver for PTX compilation; ptxas does not support CC 8.9\n",
+        );
+        assert_eq!(xla.len(), 1);
+        assert_eq!(xla[0].0, "nvcc-knows-architecture");
+        assert!(
+            xla[0]
+                .1
+                .starts_with("ptxas (XLA) does not know CC 8.9 (line 1)")
+        );
         let inductor = violations(
             "RuntimeError: Found NVIDIA GeForce GTX 1080 which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.1\n",
         );
