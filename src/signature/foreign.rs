@@ -11,7 +11,10 @@
 //! - the Hugging Face Hub refusing a gated or private model to a user without access;
 //! - a port that another process already holds (`EADDRINUSE`);
 //! - a command line that the program's argument parser rejected (argparse, click, clap);
-//! - a traceback's echo of the Python source that raised, without a message (`raise OSError(`);
+//! - a traceback's echo of the Python source that raised, without a message (`raise OSError(`),
+//!   and an exception's own line when it holds no message (torchrun's summary line
+//!   `torch.distributed.elastic.multiprocessing.errors.ChildFailedError:`, whose cause is in the
+//!   lines around it);
 //! - Python's exceptions for mistakes in the program itself (`IndexError`, `KeyError`,
 //!   `NameError`, `SyntaxError`, `IndentationError`, `ZeroDivisionError`): a GPU failure reaches
 //!   Python as a `RuntimeError` or an `OSError`, never as one of these; and the interpreter's own
@@ -126,6 +129,10 @@ const COMMAND: &str = r"^\s*(?:[$#>]\s*)?(?:sudo\s+)?(?:pip3?|python3?\s+-m\s+pi
 /// AssertionError("Torch not compiled with CUDA enabled")` carries its message and is looked up.)
 const RAISE: &str = r"^\s*raise\s+[A-Za-z_][\w.]*\s*\(?\s*$";
 
+/// An exception's line without a message (`...errors.ChildFailedError:`): it names the kind of
+/// failure a wrapper reports, not what failed.
+const EMPTY_EXCEPTION: &str = r"^\s*[A-Za-z_][\w.]*(?:Error|Exception):\s*$";
+
 /// argparse's and clap's rejection of one argument's value (`error: argument --dtype: invalid
 /// choice: 'bf16'`, `error: invalid value 'True' for '--disable-custom-kernels'`).
 const USAGE: &str =
@@ -137,7 +144,7 @@ const USER_CODE: &str = r"(?:^|[\s:])(?:IndexError|KeyError|NameError|SyntaxErro
 static FOREIGN: LazyLock<regex::Regex> = LazyLock::new(|| {
     let messages: Vec<String> = MESSAGES.iter().map(|m| regex::escape(m)).collect();
     regex::Regex::new(&format!(
-        "{}|{COMMAND}|{USER_CODE}|{RAISE}|{USAGE}",
+        "{}|{COMMAND}|{USER_CODE}|{RAISE}|{EMPTY_EXCEPTION}|{USAGE}",
         messages.join("|")
     ))
     .expect("valid")
@@ -185,6 +192,8 @@ mod tests {
             "OSError: You are trying to access a gated repo.",
             "    raise OSError(",
             "        raise RuntimeError",
+            "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
+            "AssertionError: ",
             "  Warning  FailedScheduling   <unknown>   default-scheduler   0/41 nodes are available: 2 Insufficient pods, 35 Insufficient cpu, 4 Insufficient memory.",
             "  Recv failure: Connection reset by peer",
             "W: GPG error: https://nvidia.github.io/libnvidia-container/stable/ubuntu18.04/amd64  InRelease: The following signatures couldn't be verified because the public key is not available: NO_PUBKEY DDCAE044F796ECB0",
