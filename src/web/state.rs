@@ -141,10 +141,14 @@ impl AppState {
         }
     }
 
-    /// Warms the current snapshot on another thread.
+    /// Warms the current snapshot on another thread, then hands the memory the previous one
+    /// freed back to the system.
     pub fn warm_in_background(&self) {
         let snapshot = self.snapshot();
-        std::thread::spawn(move || snapshot.warm());
+        std::thread::spawn(move || {
+            snapshot.warm();
+            release_freed_memory();
+        });
     }
 
     pub fn snapshot(&self) -> Arc<Snapshot> {
@@ -170,7 +174,22 @@ impl AppState {
         *self.snapshot.write().expect("not poisoned") = Arc::new(snapshot);
         if self.warm {
             self.warm_in_background();
+        } else {
+            release_freed_memory();
         }
         Ok(read)
+    }
+}
+
+/// A reload builds a whole new snapshot (signatures, search structures) on whichever threads
+/// ran it and frees the old one. glibc's allocator keeps freed memory in per-thread arenas, so
+/// without this a long-running server's resident memory grows with reloads towards the peak of
+/// several snapshots at once (measured: 85 MB at start, 190-230 MB after 40 reloads).
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free memory of the allocator's arenas to the system; it
+    // takes no pointer and is safe to call from any thread at any time.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
