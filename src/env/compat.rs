@@ -57,6 +57,17 @@ fn row_for<'r>(rows: &'r [Row], value: &str) -> Option<&'r Row> {
         })
 }
 
+/// The minimum of rule `rule` in `families` for the key `value` (the driver a CUDA release needs,
+/// for `cuda-runtime-minimum-driver`).
+pub fn minimum_of(families: &[Compat], rule: &str, value: &str) -> Option<String> {
+    families
+        .iter()
+        .flat_map(|f| &f.rules)
+        .find(|r| r.id == rule)
+        .and_then(|r| row_for(&r.rows, value))
+        .and_then(|row| row.min.clone())
+}
+
 /// `value` truncated to as many dotted parts as `like` has (`580.95.05` like `580` is `580`).
 fn at_precision_of(value: &str, like: &str) -> String {
     let n = like.split('.').count();

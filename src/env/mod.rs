@@ -189,10 +189,27 @@ pub fn assess(
     // The vendors' rules, as the compat/ files give them. A driver whose branch has fewer than
     // three digits is not in NVIDIA's Linux and Windows numbering (macOS's CUDA driver reports
     // `1.1.0`), so the rules' minimums do not apply to it: they see no driver.
+    // A driver that reports a newer CUDA than its own release supports runs a libcuda other than
+    // its own: a forward-compatibility library (the CUDA that nvidia-smi or CUDA.jl's
+    // `versioninfo()` then reports is the compat library's). The rules see it as a cuda-compat
+    // package, which they name as the exception it is.
+    let forward_compat = fp.get("cuda_compat").is_none().then(|| {
+        let cuda = fp.get("driver_cuda")?;
+        let driver = fp
+            .get("driver")
+            .filter(|d| driver_numbering(&d.value))
+            .or(fp.get("kernel_module"))?;
+        let min = compat::minimum_of(families, "cuda-runtime-minimum-driver", &cuda.value)?;
+        (compare_versions(&driver.value, &min) == Ordering::Less).then(|| cuda.value.clone())
+    });
     let get = |f: &str| {
         fp.get(f)
             .map(|x| x.value.clone())
             .filter(|v| f != "driver" || driver_numbering(v))
+            .or_else(|| match f {
+                "cuda_compat" => forward_compat.clone().flatten(),
+                _ => None,
+            })
     };
     for family in families {
         for rule in &family.rules {
@@ -1222,5 +1239,34 @@ mod tests {
             .collect();
         assert!(ids.contains(&"vllm-gpu-floor"), "{ids:?}");
         assert!(ids.contains(&"flash-attn-gpu-floor"), "{ids:?}");
+    }
+
+    /// A driver reporting a newer CUDA than its release supports runs a compat libcuda: a CUDA
+    /// past the driver's own minimum is then forward compatibility's risk, not a violation.
+    #[test]
+    fn a_driver_reporting_a_newer_cuda_is_forward_compatibility() {
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 12, 2).unwrap();
+        let library =
+            crate::library::Library::load(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
+                .expect("the shipped library loads");
+        let level = |paste: &str| {
+            assess(
+                &fingerprint::of(paste.as_bytes()),
+                &[],
+                &library.compat,
+                today,
+            )
+            .findings
+            .into_iter()
+            .find(|f| f.rule == "cuda-runtime-minimum-driver")
+            .map(|f| f.level)
+        };
+        let julia =
+            "CUDA toolchain:\n- runtime 13.0, local installation\n- driver 570.172.8 for 13.0\n";
+        assert_eq!(level(julia), Some(Level::Risk));
+        // The driver's own CUDA: the runtime past it is the violation it always was.
+        let own =
+            "CUDA toolchain:\n- runtime 13.0, local installation\n- driver 570.172.8 for 12.8\n";
+        assert_eq!(level(own), Some(Level::Violation));
     }
 }
