@@ -646,6 +646,18 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "os",
             "collect_env",
         ),
+        // nix-info's `- host os: `Linux 6.12.4-arch1-1, Arch Linux, noversion, rolling`` (the
+        // kernel release, then the distribution), as nixpkgs' issue form asks for it.
+        rule(
+            r"host os: `Linux (?P<v>\d+\.\d+\.\d+[^\s,`]*), ",
+            "kernel",
+            "nix-info",
+        ),
+        rule(
+            r"host os: `Linux [^\s,`]+, (?P<v>[A-Za-z][^,`]*?)\s*[,`]",
+            "os",
+            "nix-info",
+        ),
         // An issue's `Host OS: Debian GNU/Linux 11 (bullseye)` (the container toolkit's form).
         rule(
             r"^(?i:host) OS\s*[:：]\s*(?P<v>[A-Za-z][^(;\n]*?)\s*(?:[(;].*)?$",
@@ -1527,7 +1539,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // `RTX2060`): the model as written, yielding to any tool's printing of it (see
         // `source_rank`).
         rule(
-            r"(?:^|[^A-Za-z0-9_]|\d[x×])(?:(?i:nvidia)\s+)?(?P<v>(?:GeForce\s+)?(?i:RTX|GTX|MX)\s?A?\d{3,4}(?:\s?(?:Ti|TI|SUPER|Super|D)\b)?(?:\s(?:Laptop GPU|Mobile|with Max-Q Design|Max-Q|Ada Generation))?|GeForce\s+(?:GT\s)?\d{3,4}(?:MX?|\s?(?:Ti|SUPER|Super)\b)?|GRID\s[KM]\d{1,3}[A-Za-z]?|(?:GeForce\s+GTX\s+)?(?:TITAN|Titan)\s(?:RTX|Xp|X|V)(?:\s\(Pascal\))?|Tesla\s[KMPVTA]\d{1,3}[A-Za-z]?(?:-\w+)*|Quadro\s(?:RTX\s)?[A-Z]?\d{3,4}[A-Za-z]?)(?:[^A-Za-z0-9_]|$)",
+            r"(?:^|[^A-Za-z0-9_]|\d[x×])(?:(?i:nvidia)\s+)?(?P<v>(?:GeForce\s+)?(?i:RTX|GTX|MX)\s?A?\d{3,4}(?:\s?(?:Ti|TI|ti|SUPER|Super|D)\b)?(?:\s(?:Laptop GPU|Mobile|with Max-Q Design|Max-Q|Ada Generation))?|GeForce\s+(?:GT\s)?\d{3,4}(?:MX?|\s?(?:Ti|SUPER|Super)\b)?|GRID\s[KM]\d{1,3}[A-Za-z]?|(?:GeForce\s+GTX\s+)?(?:TITAN|Titan)\s(?:RTX|Xp|X|V)(?:\s\(Pascal\))?|Tesla\s[KMPVTA]\d{1,3}[A-Za-z]?(?:-\w+)*|Quadro\s(?:RTX\s)?[A-Z]?\d{3,4}[A-Za-z]?)(?:[^A-Za-z0-9_]|$)",
             "gpu",
             "text",
         ),
@@ -1651,6 +1663,13 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "arch_refused",
             "Paddle",
         ),
+        // The same check for a compute capability its table of architecture names lacks (`The GPU
+        // compute capability in your current machine is 120, which is not supported by Paddle`).
+        rule(
+            r"(?P<v>The GPU compute capability in your current machine is \d+, which is not supported by Paddle)",
+            "arch_refused",
+            "Paddle",
+        ),
         // Its later wording: `Mismatched GPU Architecture: The installed PaddlePaddle package was
         // compiled for 75 80 86 89 ,but your current GPU is 120`.
         rule(
@@ -1709,6 +1728,13 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "PyTorch",
         ),
         rule(r"Loaded runtime CuDNN library: {V}", "cudnn", "TensorFlow"),
+        // TensorRT's warning names the cuDNN it loaded after the one it was linked against (`TensorRT
+        // was linked against cuDNN 8.9.0 but loaded cuDNN 8.7.0`): the loaded one is this machine's.
+        rule(
+            r"TensorRT was linked against cuDNN [\d.]+ but loaded cuDNN {V}",
+            "cudnn",
+            "TensorRT",
+        ),
         // PaddlePaddle's start-up warning names both cuDNNs.
         rule(
             r"Paddle is compiled with CUDNN {V}, but CUDNN version",
@@ -4060,6 +4086,22 @@ mod tests {
                 "paddlepaddle 2.2.2.post112",
             ),
             ("显卡：英伟达 K80\n", "gpu", "K80"),
+            (
+                " - host os: `Linux 6.12.4-arch1-1, Arch Linux, noversion, rolling`\n",
+                "kernel",
+                "6.12.4-arch1-1",
+            ),
+            (
+                " - host os: `Linux 6.12.4-arch1-1, Arch Linux, noversion, rolling`\n",
+                "os",
+                "Arch Linux",
+            ),
+            (
+                "[05/27/2023-19:14:07] [TRT] [W] TensorRT was linked against cuDNN 8.9.0 but loaded cuDNN 8.7.0\n",
+                "cudnn",
+                "8.7.0",
+            ),
+            ("Nvidia GTX 550 ti\n", "gpu", "GTX 550 ti"),
             (
                 "- OS Platform and Distribution: Arch Linux\n",
                 "os",

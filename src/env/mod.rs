@@ -951,6 +951,13 @@ mod tests {
             ),
             ["driver-equals-kernel-module"]
         );
+        // Paddle's check of the GPU against its build, for a capability its table cannot name.
+        assert_eq!(
+            rules(
+                "W0626 11:47:59.277873 31136 gpu_resources.cc:106] The GPU compute capability in your current machine is 120, which is not supported by Paddle, it is recommended to install the corresponding wheel package according to the installation information on the official Paddle website.\n"
+            ),
+            ["framework-arch-list"]
+        );
         // The driver's JIT refusing newer PTX, in the runtime's words and in ptxas's.
         assert_eq!(
             rules(
