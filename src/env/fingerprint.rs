@@ -1184,6 +1184,19 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "fabric_manager",
             "fabric manager",
         ),
+        // Fabric manager refusing a driver of another version: its own version, then the loaded
+        // driver's as it reads it from the kernel module (`fabric manager NVIDIA GPU driver
+        // interface version 595.71.05 don't match with driver version 590.48.01`).
+        rule(
+            r"fabric manager NVIDIA GPU driver interface version {V}",
+            "fabric_manager",
+            "fabric manager",
+        ),
+        rule(
+            r"fabric manager NVIDIA GPU driver interface version [\d.]+ (?:don.t|doesn.t|does not|do not) match with driver version {V}",
+            "kernel_module",
+            "fabric manager",
+        ),
         // deviceQuery's CUDA versions: the driver's (the highest it supports) and the runtime's.
         rule(
             r"CUDA Driver Version / Runtime Version\s+(?P<v>\d+\.\d+) / \d+\.\d+",
@@ -4086,6 +4099,16 @@ mod tests {
                 "paddlepaddle 2.2.2.post112",
             ),
             ("显卡：英伟达 K80\n", "gpu", "K80"),
+            (
+                "Aug 11 06:47:54 sprocket nv-fabricmanager[186868]: fabric manager NVIDIA GPU driver interface version 595.71.05 don't match with driver version 590.48.01. Please update with matching NVIDIA driver package.\n",
+                "kernel_module",
+                "590.48.01",
+            ),
+            (
+                "Aug 11 06:47:54 sprocket nv-fabricmanager[186868]: fabric manager NVIDIA GPU driver interface version 595.71.05 don't match with driver version 590.48.01. Please update with matching NVIDIA driver package.\n",
+                "fabric_manager",
+                "595.71.05",
+            ),
             (
                 " - host os: `Linux 6.12.4-arch1-1, Arch Linux, noversion, rolling`\n",
                 "kernel",
