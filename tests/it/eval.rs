@@ -302,12 +302,40 @@ fn test_split_is_measured_not_tuned() {
     };
     let mut tuned = threads("eval/real");
     tuned.extend(threads("eval/real-healthy"));
+    tuned.extend(threads("eval/env"));
     let mut tested = threads("eval/real-test");
     tested.extend(threads("eval/real-test-healthy"));
+    tested.extend(threads("eval/env-test"));
     let both: Vec<&String> = tuned.intersection(&tested).collect();
     assert!(
         both.is_empty(),
         "threads on both sides of the split: {both:?}"
+    );
+    // A thread the library itself cites (a runbook's, a compat rule's, a stack's or an
+    // incident's reference) was read when that document was written: it is not unseen.
+    let mut cited = std::collections::HashSet::new();
+    for folder in ["runbooks", "compat", "stacks", "incidents"] {
+        for entry in fs::read_dir(repo_root().join(folder)).unwrap().flatten() {
+            let text = fs::read_to_string(entry.path()).unwrap_or_default();
+            for word in text.split(|c: char| {
+                c.is_whitespace()
+                    || matches!(c, '(' | ')' | '<' | '>' | '"' | '\'' | '`' | '[' | ']')
+            }) {
+                if word.starts_with("http") {
+                    let url = word.split('#').next().unwrap();
+                    cited.insert(
+                        url.trim_end_matches(['.', ',', ';', ':'])
+                            .trim_end_matches('/')
+                            .to_string(),
+                    );
+                }
+            }
+        }
+    }
+    let seen: Vec<&String> = tested.intersection(&cited).collect();
+    assert!(
+        seen.is_empty(),
+        "test-split threads that the library cites: {seen:?}"
     );
 }
 
