@@ -337,6 +337,40 @@ fn test_split_is_measured_not_tuned() {
         seen.is_empty(),
         "test-split threads that the library cites: {seen:?}"
     );
+    // Nor may the library hold a test log's own line verbatim: one with a timestamp, a date or an
+    // address is that thread's, not a message every user prints.
+    let library: String = ["runbooks", "compat", "stacks", "incidents"]
+        .iter()
+        .flat_map(|folder| fs::read_dir(repo_root().join(folder)).unwrap().flatten())
+        .map(|entry| fs::read_to_string(entry.path()).unwrap_or_default())
+        .collect();
+    let own = regex::Regex::new(
+        r"\[\s*\d+\.\d{6}\]|\b\d{2}:\d{2}:\d{2}\b|0x[0-9a-f]{6,}|\b\d{4}-\d{2}-\d{2}\b",
+    )
+    .unwrap();
+    let mut copied = Vec::new();
+    for folder in ["eval/real-test", "eval/real-test-healthy", "eval/env-test"] {
+        let mut files = logs(&repo_root().join(folder));
+        if let Ok(dirs) = fs::read_dir(repo_root().join(folder)) {
+            for dir in dirs.flatten().filter(|d| d.path().is_dir()) {
+                files.extend(logs(&dir.path()));
+            }
+        }
+        for file in files {
+            let text = fs::read_to_string(&file).unwrap_or_default();
+            if let Some(line) = text
+                .lines()
+                .map(str::trim)
+                .find(|l| l.len() >= 30 && own.is_match(l) && library.contains(l))
+            {
+                copied.push(format!("{}: {line}", file.display()));
+            }
+        }
+    }
+    assert!(
+        copied.is_empty(),
+        "test-split logs whose own lines the library holds: {copied:#?}"
+    );
 }
 
 #[test]
