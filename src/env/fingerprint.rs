@@ -658,6 +658,26 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "os",
             "nix-info",
         ),
+        // cuDNN frontend's report (`python -m cudnn.collect_env`): padded keys, and one line per
+        // GPU with its SM count (`GPU 0 (CUDA order)   : NVIDIA L40S | SM89 | 142 SMs | 44.4 GiB`).
+        rule(r"^Python\s+:\s*{V}", "python", "cudnn.collect_env"),
+        rule(
+            r"^GPU 0 \(CUDA order\)\s*:\s*(?:NVIDIA )?(?P<v>[^|]+?)\s*\|",
+            "gpu",
+            "cudnn.collect_env",
+        ),
+        rule(
+            r"^GPU 0 \(CUDA order\)\s*:[^|]*\|\s*SM(?P<v>\d{2,3})\s*\|",
+            "cc_sm",
+            "cudnn.collect_env",
+        ),
+        // DGL's issue form: `Backend Library & Version (e.g., PyTorch 0.4.1, MXNet/Gluon 1.3):
+        // PyTorch 1.6` (the example in parentheses is the form's, not the machine's).
+        rule(
+            r"^Backend Library & Version(?: \([^)]*\))?\s*:\s*PyTorch\s+(?P<v>\d+\.\d+(?:\.\d+)?(?:\+\w+)?)",
+            "torch",
+            "DGL issue form",
+        ),
         // An issue's `Host OS: Debian GNU/Linux 11 (bullseye)` (the container toolkit's form).
         rule(
             r"^(?i:host) OS\s*[:：]\s*(?P<v>[A-Za-z][^(;\n]*?)\s*(?:[(;].*)?$",
@@ -4099,6 +4119,31 @@ mod tests {
                 "paddlepaddle 2.2.2.post112",
             ),
             ("显卡：英伟达 K80\n", "gpu", "K80"),
+            (
+                "GPU 0 (CUDA order)   : NVIDIA L40S | SM89 | 142 SMs | 44.4 GiB\n",
+                "cc",
+                "8.9",
+            ),
+            (
+                "GPU 0 (CUDA order)   : NVIDIA L40S | SM89 | 142 SMs | 44.4 GiB\n",
+                "gpu",
+                "L40S",
+            ),
+            (
+                "Python            : 3.10.12 (main, Feb  4 2025, 14:57:36) [GCC 11.4.0]\n",
+                "python",
+                "3.10.12",
+            ),
+            (
+                "Backend Library & Version (e.g., PyTorch 0.4.1, MXNet/Gluon 1.3): PyTorch 1.6\n",
+                "framework",
+                "torch 1.6",
+            ),
+            (
+                "2022-03-06 00:29:00,458 - mmdeploy - INFO - PyTorch: 1.10.0\n",
+                "framework",
+                "torch 1.10.0",
+            ),
             (
                 "Aug 11 06:47:54 sprocket nv-fabricmanager[186868]: fabric manager NVIDIA GPU driver interface version 595.71.05 don't match with driver version 590.48.01. Please update with matching NVIDIA driver package.\n",
                 "kernel_module",

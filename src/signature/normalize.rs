@@ -297,8 +297,11 @@ static PREFIX: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
     // A journal/syslog header after the stamp: `host ident[pid]: `.
     let header = r"(?:[\w.\-]+ [\w.\-/@()]+(?:\[\d+\])?: )?";
     let alternatives = [
-        // kubectl logs --timestamps, docker logs -t, containerd CRI files, journalctl -o short-iso
-        format!(r"{iso}\s+(?:(?:stdout|stderr) [FP] )?{header}"),
+        // kubectl logs --timestamps, docker logs -t, containerd CRI files, journalctl -o short-iso;
+        // Python's logging in the common `%(asctime)s - %(name)s - %(levelname)s - ` format
+        format!(
+            r"{iso}\s+(?:(?:stdout|stderr) [FP] |- [\w.\-]+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - )?{header}"
+        ),
         // syslog files and journalctl short / short-precise
         format!(r"{month} [ \d]\d \d{{2}}:\d{{2}}:\d{{2}}(?:\.\d+)? {header}"),
         // journalctl -o short-full
@@ -459,6 +462,10 @@ mod tests {
             msg,
         );
         check(&format!("Nov 29 03:17:00.123456 gpu01 kernel: {msg}"), msg);
+        check(
+            "2022-03-06 00:29:00,457 - mmdeploy - INFO - PyTorch: 1.10.0",
+            "PyTorch: 1.10.0",
+        );
         check(
             &format!("2026-11-29T03:17:00+0800 gpu01 kernel: {msg}"),
             msg,
