@@ -1184,32 +1184,26 @@ mod tests {
                 .map(|f| (f.rule, f.message))
                 .collect::<Vec<_>>()
         };
-        let nvcc = violations(
-            "Cuda compilation tools, release 9.2, V9.2.148\nnvcc fatal   : Unsupported gpu architecture 'compute_75'\n",
-        );
-        assert_eq!(nvcc.len(), 1);
-        assert_eq!(nvcc[0].0, "nvcc-knows-architecture");
-        assert!(
-            nvcc[0]
-                .1
-                .starts_with("nvcc 9.2 does not know compute_75 (line 2)")
-        );
-        let ptxas = violations(
-            "W tensorflow/stream_executor/gpu/asm_compiler.cc:235] Your CUDA software stack is old. The ptxas error was: ptxas fatal   : Value 'sm_86' is not defined for option 'gpu-name'\n",
-        );
-        assert_eq!(ptxas.len(), 1);
-        assert_eq!(ptxas[0].0, "nvcc-knows-architecture");
-        assert!(ptxas[0].1.starts_with("ptxas does not know sm_86 (line 1)"));
-        let xla = violations(
-            "W external/org_tensorflow/tensorflow/compiler/xla/stream_executor/gpu/asm_compiler.cc:231] Falling back to the CUDA driver for PTX compilation; ptxas does not support CC 8.9\n",
-        );
-        assert_eq!(xla.len(), 1);
-        assert_eq!(xla[0].0, "nvcc-knows-architecture");
-        assert!(
-            xla[0]
-                .1
-                .starts_with("ptxas (XLA) does not know CC 8.9 (line 1)")
-        );
+        // nvcc's refusal, ptxas's, and XLA's report that its ptxas does not know the GPU.
+        for (paste, says) in [
+            (
+                "Cuda compilation tools, release 9.2, V9.2.148\nnvcc fatal   : Unsupported gpu architecture 'compute_75'\n",
+                "nvcc 9.2 does not know compute_75 (line 2)",
+            ),
+            (
+                "W tensorflow/stream_executor/gpu/asm_compiler.cc:235] Your CUDA software stack is old. The ptxas error was: ptxas fatal   : Value 'sm_86' is not defined for option 'gpu-name'\n",
+                "ptxas does not know sm_86 (line 1)",
+            ),
+            (
+                "W external/org_tensorflow/tensorflow/compiler/xla/stream_executor/gpu/asm_compiler.cc:231] Falling back to the CUDA driver for PTX compilation; ptxas does not support CC 8.9\n",
+                "ptxas (XLA) does not know CC 8.9 (line 1)",
+            ),
+        ] {
+            let found = violations(paste);
+            assert_eq!(found.len(), 1, "{paste}");
+            assert_eq!(found[0].0, "nvcc-knows-architecture");
+            assert!(found[0].1.starts_with(says), "{}", found[0].1);
+        }
         let inductor = violations(
             "RuntimeError: Found NVIDIA GeForce GTX 1080 which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.1\n",
         );
