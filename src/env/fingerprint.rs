@@ -965,6 +965,12 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         // pip freeze / pip list / Lightning's list: JAX, and the CUDA wheels a framework loads.
         rule(r"(?i)^(?:[-*]\s+)?jax(?:==|:?\s+)(?P<v>\d+\.\d+\.\d+)\s*$", "jax", "pip"),
+        // conda list's row (`jax   0.4.28   pypi_0   pypi`: name, version, build, channel).
+        rule(
+            r"^jax\s+(?P<v>\d+\.\d+\.\d+)\s+\S+\s+[\w./-]+\s*$",
+            "jax",
+            "conda list",
+        ),
         // JAX's issue template, answered by hand: `jax v0.4.11, jaxlib v0.4.11.dev...`, or
         // `jax 0.4.3/jaxlib 0.4.3` under its form's "What jax/jaxlib version are you using?".
         rule(
@@ -4119,6 +4125,11 @@ mod tests {
                 "paddlepaddle 2.2.2.post112",
             ),
             ("显卡：英伟达 K80\n", "gpu", "K80"),
+            (
+                "jax                       0.4.28                   pypi_0    pypi\n",
+                "framework",
+                "jax 0.4.28",
+            ),
             (
                 "GPU 0 (CUDA order)   : NVIDIA L40S | SM89 | 142 SMs | 44.4 GiB\n",
                 "cc",

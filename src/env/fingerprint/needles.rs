@@ -106,6 +106,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0x3db0b1563a1e61fc, Some(&[b"hardware.nvidia.open"])),
     (0x3dba6b1bf6c13786, Some(&[b", runtime version:"])),
     (0x3dfc46fb5314fe52, Some(&[b"library=cuda"])),
+    (0x3e33f74794cd7050, Some(&[b"jax"])),
     (0x3ea861d7b2b60a11, Some(&[b"device "])),
     (0x3ed61629dc639622, Some(&[b"-bin/bin/nvidia-smi"])),
     (0x43158c1cf3331425, Some(&[b"uname_result("])),
