@@ -189,25 +189,13 @@ pub fn assess(
     // The vendors' rules, as the compat/ files give them. A driver whose branch has fewer than
     // three digits is not in NVIDIA's Linux and Windows numbering (macOS's CUDA driver reports
     // `1.1.0`), so the rules' minimums do not apply to it: they see no driver.
-    // A driver that reports a newer CUDA than its own release supports runs a libcuda other than
-    // its own: a forward-compatibility library (the CUDA that nvidia-smi or CUDA.jl's
-    // `versioninfo()` then reports is the compat library's). The rules see it as a cuda-compat
-    // package, which they name as the exception it is.
-    let forward_compat = fp.get("cuda_compat").is_none().then(|| {
-        let cuda = fp.get("driver_cuda")?;
-        let driver = fp
-            .get("driver")
-            .filter(|d| driver_numbering(&d.value))
-            .or(fp.get("kernel_module"))?;
-        let min = compat::minimum_of(families, "cuda-runtime-minimum-driver", &cuda.value)?;
-        (compare_versions(&driver.value, &min) == Ordering::Less).then(|| cuda.value.clone())
-    });
+    let forward_compat = forward_compatibility(fp, families);
     let get = |f: &str| {
         fp.get(f)
             .map(|x| x.value.clone())
             .filter(|v| f != "driver" || driver_numbering(v))
             .or_else(|| match f {
-                "cuda_compat" => forward_compat.clone().flatten(),
+                "cuda_compat" => forward_compat.clone(),
                 _ => None,
             })
     };
@@ -535,6 +523,20 @@ const LIBRARY_REFUSALS: &[(&str, &str, &str, &str)] = &[
         "run torch.compile on a GPU of compute capability 7.0 or later, or without Inductor here (leave torch.compile off, or backend=\"eager\" / \"aot_eager\")",
     ),
 ];
+
+/// The CUDA of a forward-compatibility library the paste shows in use: a driver that reports a
+/// newer CUDA than its own release supports runs a libcuda other than its own (the CUDA that
+/// nvidia-smi or CUDA.jl's `versioninfo()` then reports is the compat library's). The rules see it
+/// as a cuda-compat package, which they name as the exception it is.
+fn forward_compatibility(fp: &Fingerprint, families: &[Compat]) -> Option<String> {
+    let cuda = fp.get("driver_cuda")?;
+    let driver = fp
+        .get("driver")
+        .filter(|d| driver_numbering(&d.value))
+        .or(fp.get("kernel_module"))?;
+    let min = compat::minimum_of(families, "cuda-runtime-minimum-driver", &cuda.value)?;
+    (compare_versions(&driver.value, &min) == Ordering::Less).then(|| cuda.value.clone())
+}
 
 /// TensorFlow's (XLA's) check of the loaded cuDNN against the build.
 const TF_CUDNN_CHECK: &str = "https://github.com/tensorflow/tensorflow/blob/master/third_party/xla/xla/stream_executor/cuda/cuda_dnn.cc";
