@@ -29,44 +29,39 @@ use std::collections::{HashMap, HashSet};
 use crate::doc::{Incident, Runbook, log_blocks};
 use crate::search::tokenizer::tokenize;
 
-/// A suggestion needs at least this confidence (0..1) ...
-const MIN_SCORE: f64 = 0.45;
-/// ... and this much more than the next runbook (0: a tie shows both). Chosen on the tuning split
-/// with `LORE_TUNE_SIMILAR=1 cargo test --release --test it similar_tier -- --nocapture`, by the
-/// similar tier alone (as if no signature existed, which is what a paste in unseen wording
-/// meets): the most right answers while at most 1 tuning negative in 25 gets a suggestion.
-/// With 490 tuning positives and 90 negatives (2026-12-01): 0.5 and 0 answer 398 right, 16 wrong,
-/// 3 negatives; a margin of 0.01 answers 348 (2 negatives), 0.03 335 (1); a threshold of 0.45
-/// with no margin raises 7 negatives. (The earlier choice, 0.5 and 0.03, was made on 66
-/// negatives with signatures and similar together.) Held out (each case's own thread's examples
-/// left out of the index), with 603 positives and 153 negatives (2026-12-02), after pairs of
-/// words (adjacent, and one apart) became terms: 0.5 and 0 answer 326 right, 38 wrong, 4
-/// negatives; 0.45 and 0 raise 9; 0.55 and 0 answer 289 (3), 0.6 and 0 260 (1). With words only
-/// the most within the same budget was 291 right with 69 wrong (0.45 and 0, 6 negatives).
-/// Triples and quadruples of words answered more (358 at 0.5, 385 at 0.45 with 6 negatives) but
-/// doubled the index and took a 64 KiB paste from about 27 ms to 40-45 ms, near its 50 ms goal.
-/// Once the index was inverted (2026-12-02) they became terms too, and the threshold went to
-/// 0.45 by the same rule: 385 right, 50 wrong, 6 of 153 negatives (0.4 raised 8). The six
-/// negatives then got counterexamples (a floppy probe's I/O error, pip conflicts, nvidia-smi's
-/// ECC field names, a disk quota); the threshold was not lowered after that, as the same
-/// negatives would have chosen it twice. Held out strictly (negatives' own lines out of the
-/// counterexamples too, `LORE_TUNE_STRICT=1`) 0.45 raises 20 negatives and even 0.6 raises 7:
-/// much of the tier's restraint on negatives comes from counterexamples. After the sixteenth
-/// sweep (651 positives, 191 negatives), failures of other kinds stopped being looked up at all
-/// (`signature::foreign`: package managers, untrusted TLS peers, taken ports, Python's
-/// exceptions for the program's own mistakes): strictly held out, 0.45 raises 13 negatives
-/// (22 before), with the same 427 right; not strictly, 2. 0.4 then fitted the budget (6 of
-/// 191) but was not taken, for the same reason as above. After the twenty-second sweep (778
-/// positives, 277 negatives), a line needs two informative words, generic ones not counted
-/// ("Call Trace:" had scored 0.75 for two runbooks whose prose says "call trace"): held out at
-/// 0.45, 498 right, 50 wrong, 3 negatives before; 495, 38 and 2 after.
-const MIN_MARGIN: f64 = 0.0;
-/// Runbooks after the best are listed when within this of it ...
+/// A suggestion needs at least this confidence (0..1), and [`CONFIDENCE`] its weights. Both were
+/// chosen on the tuning split with `LORE_TUNE_SIMILAR=1 LORE_TUNE_HELD_OUT=1 LORE_TUNE_FIT=1
+/// cargo test --release --test it similar_tier -- --nocapture`, by the similar tier alone (as if no
+/// signature existed, which is what a paste in unseen wording meets) and held out (each case's
+/// own thread's example lines left out of the index): a logistic regression of whether the best
+/// runbook is the case's cause (negatives: never), then the threshold that answers the most
+/// positives while raising no more negatives than the bare similarity did.
+///
+/// The bare similarity (a share of the line's information, the best line plus a tenth of the
+/// next three) was the gate until 2026-12-03: at 0.45, 828 of 1,418 held-out tuning positives
+/// right, 70 wrong, 16 of 740 negatives raised. The history of that choice: the similarity's
+/// weighting was chosen step by step (pairs of words, then triples and quadruples once the index
+/// was inverted, generic words weighed down, lines of one telling word not looked up, failures of
+/// other kinds not looked up at all), each step held out at the threshold that kept negatives
+/// within one in 25; 0.4 raised 30 negatives or more each time. A similarity does not say how
+/// sure: the same 0.42 is a right answer when three lines agree and the next runbook is far
+/// behind, and a false alarm when one line of a long paste resembles a little of everything.
+/// Fitted with five-fold cross-validation on the same cases, the model answered 874 right
+/// (at the same 16 negatives) where the similarity answered 832.
+const MIN_CONFIDENCE: f64 = 0.62;
+/// The bias and weights of the confidence over [`Evidence::features`]: the best line, the next
+/// three, log(1 + lines won), the best line's informative words, log(1 + lines with any
+/// similarity), the margin over the next runbook and the next runbook's similarity. A runbook
+/// that wins several lines and leads by far is likelier; one that many lines resemble a little
+/// is less (a long paste resembles everything somewhat).
+const CONFIDENCE: (f64, [f64; FEATURES]) =
+    (-3.696, [5.968, 1.219, 1.112, 0.023, -1.067, 4.142, 1.950]);
+/// Runbooks after the best are listed when their similarity is within this of its ...
 const RUNNERS_WITHIN: f64 = 0.25;
-/// ... and at this share of [`MIN_SCORE`] or more. Tier alone, held out (2026-12-02): 400 right
-/// and 41 wrong at 0.45, where listing only those within 0.15 and above 0.45 gave 393 and 48;
+/// ... and at least this. Tier alone, held out (2026-12-02): 400 right and 41 wrong with a
+/// threshold of 0.45, where listing only those within 0.15 and above 0.45 gave 393 and 48;
 /// negatives unchanged (1), since only the best decides whether anything is listed.
-const RUNNERS_SHARE: f64 = 0.7;
+const RUNNERS_FLOOR: f64 = 0.315;
 /// Suggestions listed per report.
 const MAX_SUGGESTIONS: usize = 3;
 /// Lines looked up per report (the most frequent unexplained ones come first).
@@ -247,21 +242,71 @@ struct KnownLine {
     mass: f64,
 }
 
-/// The thresholds of a suggestion (the defaults were chosen on the tuning split).
+/// The threshold of a suggestion (the default was chosen on the tuning split).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Params {
-    pub min_score: f64,
-    pub min_margin: f64,
+    /// The confidence (see [`Evidence::confidence`]) the best runbook needs for anything to be
+    /// listed.
+    pub min_confidence: f64,
 }
 
 impl Default for Params {
     fn default() -> Params {
         Params {
-            min_score: MIN_SCORE,
-            min_margin: MIN_MARGIN,
+            min_confidence: MIN_CONFIDENCE,
         }
     }
 }
+
+/// What a runbook's suggestion rests on: the inputs of its confidence.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Evidence {
+    /// The similarity (0..1) of its most similar line ...
+    pub best: f64,
+    /// ... and of the next three, summed.
+    pub support: f64,
+    /// The looked-up lines whose most similar runbook this is.
+    pub wins: usize,
+    /// The informative words (not [`GENERIC`]) of its most similar line.
+    pub informative: usize,
+    /// The looked-up lines with any similarity to it.
+    pub lines: usize,
+    /// Its similarity less the next runbook's ...
+    pub margin: f64,
+    /// ... and the next runbook's similarity.
+    pub second: f64,
+}
+
+impl Evidence {
+    /// The inputs of [`CONFIDENCE`], in its order (counts on a log scale).
+    pub fn features(&self) -> [f64; FEATURES] {
+        [
+            self.best,
+            self.support,
+            (self.wins as f64).ln_1p(),
+            self.informative as f64,
+            (self.lines as f64).ln_1p(),
+            self.margin,
+            self.second,
+        ]
+    }
+
+    /// How likely (0..1) the runbook is the paste's cause: a logistic model of the evidence,
+    /// fitted on the tuning split held out (see [`CONFIDENCE`]).
+    pub fn confidence(&self) -> f64 {
+        let (bias, weights) = CONFIDENCE;
+        let z: f64 = bias
+            + weights
+                .iter()
+                .zip(self.features())
+                .map(|(w, x)| w * x)
+                .sum::<f64>();
+        1.0 / (1.0 + (-z).exp())
+    }
+}
+
+/// The inputs of the confidence: [`Evidence::features`].
+pub const FEATURES: usize = 7;
 
 /// The index, inverted: for each term the runbooks use, its weight, the real log lines that
 /// have it and the runbooks whose prose has it. A query line then meets only the lines it shares
@@ -353,7 +398,12 @@ const MAGIC: &[u8] = b"LORESIM3";
 pub struct Suggestion {
     /// Index of the runbook in the slice the index was built from.
     pub runbook: usize,
+    /// Its confidence (0..1): [`Evidence::confidence`].
     pub score: f64,
+    /// Its similarity to the paste (0..1): the best line's, plus a tenth of the next three's.
+    pub similarity: f64,
+    /// What the confidence rests on.
+    pub evidence: Evidence,
     /// Indices (into the lines given) of the lines that led to it, best first.
     pub lines: Vec<usize>,
 }
@@ -772,8 +822,8 @@ impl SimilarIndex {
     }
 
     /// The runbooks `lines` point to, best first, each with the lines that led to it. Nothing
-    /// unless the best clears [`MIN_SCORE`] and leads the runner-up by [`MIN_MARGIN`]; then the
-    /// others within [`RUNNERS_WITHIN`] of it and above [`RUNNERS_SHARE`] of the threshold.
+    /// unless the most similar runbook's confidence clears `params`; then the others whose
+    /// similarity is within [`RUNNERS_WITHIN`] of it and at least [`RUNNERS_FLOOR`].
     /// `exclude`: runbooks already found by a signature (left out before ranking, so they neither
     /// show nor count as the runner-up).
     pub fn suggest(&self, lines: &[&str], exclude: &[usize], params: Params) -> Vec<Suggestion> {
@@ -786,12 +836,26 @@ impl SimilarIndex {
             best_not: vec![0.0; self.runbooks],
         };
         let mut scores = vec![0.0; self.runbooks];
+        // Per runbook: the lines it is the most similar runbook of.
+        let mut wins = vec![0usize; self.runbooks];
+        // Per line looked up: its informative words.
+        let mut informative = vec![0usize; lines.len().min(MAX_LINES)];
         for (i, line) in lines.iter().take(MAX_LINES).enumerate() {
             let query = LogLine::new(terms(line));
-            if query.informative_words() < MIN_TERMS {
+            informative[i] = query.informative_words();
+            if informative[i] < MIN_TERMS {
                 continue;
             }
             self.line_scores(&query, &mut scratch, &mut scores);
+            // The last of equal bests, as the model was fitted with.
+            if let Some((r, _)) = scores
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| **s > 0.0)
+                .max_by(|a, b| a.1.total_cmp(b.1))
+            {
+                wins[r] += 1;
+            }
             for (r, &score) in scores.iter().enumerate() {
                 if score > 0.0 {
                     per_runbook[r].push((score, i));
@@ -804,13 +868,23 @@ impl SimilarIndex {
             .filter(|(r, _)| !exclude.contains(r))
             .filter_map(|(r, mut scores)| {
                 scores.sort_by(|a, b| b.0.total_cmp(&a.0));
-                let (best, _) = *scores.first()?;
+                let (best, line) = *scores.first()?;
                 // Other lines that agree add a little, never past 1.
                 let support: f64 = scores.iter().skip(1).take(3).map(|s| s.0).sum();
-                let score = (best + 0.1 * support).min(1.0);
+                let similarity = (best + 0.1 * support).min(1.0);
                 Some(Suggestion {
                     runbook: r,
-                    score: (score * 1000.0).round() / 1000.0,
+                    score: 0.0,
+                    similarity: (similarity * 1000.0).round() / 1000.0,
+                    evidence: Evidence {
+                        best,
+                        support,
+                        wins: wins[r],
+                        informative: informative[line],
+                        lines: scores.len(),
+                        margin: 0.0,
+                        second: 0.0,
+                    },
                     lines: scores
                         .iter()
                         .take_while(|s| s.0 >= best * 0.8)
@@ -820,22 +894,38 @@ impl SimilarIndex {
                 })
             })
             .collect();
-        ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.runbook.cmp(&b.runbook)));
+        ranked.sort_by(|a, b| {
+            b.similarity
+                .total_cmp(&a.similarity)
+                .then(a.runbook.cmp(&b.runbook))
+        });
         let Some(first) = ranked.first() else {
             return Vec::new();
         };
-        let runner_up = ranked.get(1).map_or(0.0, |s| s.score);
-        if first.score < params.min_score || first.score - runner_up < params.min_margin {
+        // The others: close enough to the best, and with a similarity of their own.
+        let floor = (first.similarity - RUNNERS_WITHIN).max(RUNNERS_FLOOR);
+        let listed = ranked
+            .iter()
+            .enumerate()
+            .take_while(|(k, s)| *k == 0 || s.similarity >= floor)
+            .take(MAX_SUGGESTIONS)
+            .count();
+        // The model was fitted on the most similar runbook: its confidence is the list's. The
+        // others show it scaled by their similarity to the best's (so the list reads in order).
+        let mut best = ranked[0].clone();
+        best.evidence.second = ranked.get(1).map_or(0.0, |s| s.similarity);
+        best.evidence.margin = best.similarity - best.evidence.second;
+        let confidence = best.evidence.confidence();
+        if confidence < params.min_confidence {
             return Vec::new();
         }
-        // The others: close enough to the best, and with a confidence of their own (lower than
-        // the best needs: the best already says the paste is about something the library knows).
-        let floor = (first.score - RUNNERS_WITHIN).max(params.min_score * RUNNERS_SHARE);
-        ranked
-            .into_iter()
-            .filter(|s| s.score >= floor)
-            .take(MAX_SUGGESTIONS)
-            .collect()
+        let top = best.similarity.max(f64::MIN_POSITIVE);
+        let mut out: Vec<Suggestion> = ranked.into_iter().take(listed).collect();
+        out[0] = best;
+        for s in &mut out {
+            s.score = (confidence * (s.similarity / top).min(1.0) * 1000.0).round() / 1000.0;
+        }
+        out
     }
 }
 
@@ -845,8 +935,7 @@ mod tests {
 
     /// No threshold: every runbook a line resembles is listed.
     const FREE: Params = Params {
-        min_score: 0.0,
-        min_margin: 0.0,
+        min_confidence: 0.0,
     };
 
     #[test]
@@ -930,7 +1019,7 @@ mod tests {
         );
         assert_eq!(got.first().map(|s| s.runbook), Some(1), "{got:?}");
         assert!(
-            got[0].score > got.get(1).map_or(0.0, |s| s.score),
+            got[0].similarity > got.get(1).map_or(0.0, |s| s.similarity),
             "{got:?}"
         );
     }

@@ -227,6 +227,7 @@ impl Matcher {
                         lines
                     },
                     path: info.path.clone(),
+                    evidence: s.evidence,
                 }
             })
             .collect()

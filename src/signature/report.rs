@@ -68,6 +68,9 @@ pub struct SimilarCause {
     /// The lines that led to it.
     pub lines: Vec<SimilarLine>,
     pub path: PathBuf,
+    /// What the confidence rests on (for tuning it; not part of the JSON).
+    #[serde(skip)]
+    pub evidence: crate::search::similar::Evidence,
 }
 
 #[derive(Debug, Clone, Serialize)]

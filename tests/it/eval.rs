@@ -7,6 +7,7 @@ use std::path::Path;
 
 use lore::doc::Severity;
 use lore::library::Library;
+use lore::search::similar::FEATURES;
 use lore::signature::{Matcher, SimilarParams};
 
 use crate::support::repo_root;
@@ -509,24 +510,19 @@ fn similar_tier_on_tuning_and_test_splits() {
         if std::env::var_os("LORE_TUNE_HELD_OUT").is_some() {
             return;
         }
-        for min_score in [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8] {
-            for min_margin in [0.0, 0.03, 0.06, 0.1, 0.15, 0.2] {
-                let p = SimilarParams {
-                    min_score,
-                    min_margin,
-                };
-                let mut t = (0, 0, 0, 0, 0);
-                for name in ["match", "real"] {
-                    let x = tiers(&matcher, name, p);
-                    t = (t.0 + x.0, t.1 + x.1, t.2 + x.2, t.3 + x.3, t.4 + x.4);
-                }
-                let (n, raised) = negative_alarms(&matcher, &["healthy", "real-healthy"], p);
-                println!(
-                    "tune grid min_score {min_score:.2} margin {min_margin:.2}: top-3 with similar {}, negatives raised {}",
-                    pct(t.4, t.0),
-                    pct(raised.len(), n)
-                );
+        for min_confidence in [0.45, 0.5, 0.52, 0.54, 0.56, 0.58, 0.6, 0.62, 0.65, 0.7] {
+            let p = SimilarParams { min_confidence };
+            let mut t = (0, 0, 0, 0, 0);
+            for name in ["match", "real"] {
+                let x = tiers(&matcher, name, p);
+                t = (t.0 + x.0, t.1 + x.1, t.2 + x.2, t.3 + x.3, t.4 + x.4);
             }
+            let (n, raised) = negative_alarms(&matcher, &["healthy", "real-healthy"], p);
+            println!(
+                "tune grid min_confidence {min_confidence:.2}: top-3 with similar {}, negatives raised {}",
+                pct(t.4, t.0),
+                pct(raised.len(), n)
+            );
         }
     }
     // What the thresholds were chosen for, on the tuning folders: at most 1 negative in 25.
@@ -583,12 +579,17 @@ fn similar_alone_grid() {
         &Default::default(),
         Some(SimilarIndex::new(&library.runbooks, &library.incidents)),
     );
-    let grid: Vec<(f64, f64)> = [0.35, 0.4, 0.45, 0.5, 0.55, 0.6]
-        .iter()
-        .flat_map(|&s| [0.0, 0.01, 0.02, 0.03, 0.05, 0.1].map(|m| (s, m)))
-        .collect();
+    let grid = [
+        0.4, 0.45, 0.5, 0.52, 0.54, 0.55, 0.56, 0.58, 0.6, 0.62, 0.65, 0.7,
+    ];
     // Per grid point: right, wrong, silent, negatives raised, positives.
     let mut tally = vec![(0, 0, 0, 0, 0); grid.len()];
+    // For `LORE_TUNE_FIT=1`: the evidence of each case's most similar runbook, whether it was
+    // right, and whether the case is a negative.
+    let mut fit: Vec<([f64; FEATURES], bool, bool)> = Vec::new();
+    let free = SimilarParams {
+        min_confidence: 0.0,
+    };
     for (expected, bytes, file) in &cases {
         let own_matcher;
         let matcher = if held_out {
@@ -637,44 +638,44 @@ fn similar_alone_grid() {
         } else {
             &shared
         };
+        let all = matcher.match_bytes_with(bytes, None, free).similar;
         if std::env::var_os("LORE_TUNE_SHOW").is_some() {
-            let free = SimilarParams {
-                min_score: 0.0,
-                min_margin: 0.0,
-            };
-            let report = matcher.match_bytes_with(bytes, None, free);
-            let got: Vec<String> = report
-                .similar
+            let got: Vec<String> = all
                 .iter()
                 .map(|s| format!("{}:{}", s.runbook, s.score))
                 .collect();
             println!("SHOW want {expected:?} got {got:?} {file}");
         }
-        for (n, &(min_score, min_margin)) in grid.iter().enumerate() {
-            let p = SimilarParams {
-                min_score,
-                min_margin,
-            };
-            let got = matcher.match_bytes_with(bytes, None, p).similar;
+        let right = expected
+            .as_ref()
+            .is_some_and(|e| all.iter().take(3).any(|s| &s.runbook == e));
+        if let Some(first) = all.first() {
+            fit.push((first.evidence.features(), right, expected.is_none()));
+        }
+        for (n, &min_confidence) in grid.iter().enumerate() {
+            // The list is the same at any threshold, or nothing.
+            let listed = all
+                .first()
+                .is_some_and(|s| s.evidence.confidence() >= min_confidence);
             let t = &mut tally[n];
             match expected {
-                Some(e) => {
+                Some(_) => {
                     t.4 += 1;
-                    if got.iter().take(3).any(|s| &s.runbook == e) {
-                        t.0 += 1;
-                    } else if got.is_empty() {
+                    if !listed {
                         t.2 += 1;
+                    } else if right {
+                        t.0 += 1;
                     } else {
                         t.1 += 1;
                     }
                 }
-                None => t.3 += usize::from(!got.is_empty()),
+                None => t.3 += usize::from(listed),
             }
         }
     }
-    for (&(min_score, min_margin), t) in grid.iter().zip(&tally) {
+    for (&min_confidence, t) in grid.iter().zip(&tally) {
         println!(
-            "alone{} min_score {min_score:.2} margin {min_margin:.2}: right {}/{}, wrong {}, silent {}; negatives raised {}",
+            "alone{} min_confidence {min_confidence:.2}: right {}/{}, wrong {}, silent {}; negatives raised {}",
             if held_out { " held out" } else { "" },
             t.0,
             t.4,
@@ -683,6 +684,92 @@ fn similar_alone_grid() {
             t.3
         );
     }
+    if std::env::var_os("LORE_TUNE_FIT").is_some() {
+        let rows: Vec<([f64; FEATURES], bool)> = fit.iter().map(|r| (r.0, r.1)).collect();
+        let (bias, weights) = fit_logistic(&rows);
+        println!("fitted confidence: bias {bias:.3}, weights {weights:.3?}");
+        // In sample, as the threshold goes down: the answers right and the negatives raised.
+        let mut scored: Vec<(f64, bool, bool)> = fit
+            .iter()
+            .map(|(x, right, negative)| {
+                let z = bias + weights.iter().zip(x).map(|(w, x)| w * x).sum::<f64>();
+                (1.0 / (1.0 + (-z).exp()), *right, *negative)
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let (mut right, mut raised) = (0, 0);
+        for (p, r, negative) in &scored {
+            right += usize::from(*r);
+            raised += usize::from(*negative);
+            if *negative {
+                println!("fitted, threshold {p:.3}: right {right}, negatives raised {raised}");
+            }
+        }
+    }
+}
+
+/// A logistic regression of `rows` (features, outcome) by Newton's method, with the weights (not
+/// the bias) under an L2 penalty of half their squared norm: the fit of scikit-learn's
+/// `LogisticRegression()` with its defaults. Returns the bias and the weights.
+fn fit_logistic(rows: &[([f64; FEATURES], bool)]) -> (f64, [f64; FEATURES]) {
+    const N: usize = FEATURES + 1;
+    let mut w = [0.0f64; N];
+    for _ in 0..100 {
+        let mut gradient = [0.0f64; N];
+        let mut hessian = [[0.0f64; N]; N];
+        for (x, y) in rows {
+            let mut v = [1.0f64; N];
+            v[1..].copy_from_slice(x);
+            let z: f64 = w.iter().zip(&v).map(|(w, x)| w * x).sum();
+            let p = 1.0 / (1.0 + (-z).exp());
+            let y = f64::from(u8::from(*y));
+            for i in 0..N {
+                gradient[i] += (p - y) * v[i];
+                for j in 0..N {
+                    hessian[i][j] += p * (1.0 - p) * v[i] * v[j];
+                }
+            }
+        }
+        for i in 1..N {
+            gradient[i] += w[i];
+            hessian[i][i] += 1.0;
+        }
+        let step = solve(hessian, gradient);
+        for i in 0..N {
+            w[i] -= step[i];
+        }
+        if step.iter().map(|s| s.abs()).fold(0.0, f64::max) < 1e-10 {
+            break;
+        }
+    }
+    let mut weights = [0.0; FEATURES];
+    weights.copy_from_slice(&w[1..]);
+    (w[0], weights)
+}
+
+/// `a x = b` by Gaussian elimination with partial pivoting.
+fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> [f64; N] {
+    for col in 0..N {
+        let pivot = (col..N)
+            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
+            .unwrap();
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        let pivot_row = a[col];
+        for row in col + 1..N {
+            let f = a[row][col] / pivot_row[col];
+            for (x, p) in a[row].iter_mut().zip(&pivot_row).skip(col) {
+                *x -= f * p;
+            }
+            b[row] -= f * b[col];
+        }
+    }
+    let mut x = [0.0; N];
+    for row in (0..N).rev() {
+        let rest: f64 = (row + 1..N).map(|k| a[row][k] * x[k]).sum();
+        x[row] = (b[row] - rest) / a[row][row];
+    }
+    x
 }
 
 /// Lowercase words of two letters or more, sorted and without repeats.
