@@ -658,6 +658,37 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "os",
             "nix-info",
         ),
+        // The BOINC client's start-up (`CUDA: NVIDIA GPU 0: GeForce RTX 2070 SUPER (driver version
+        // 440.10, CUDA version 10.2, compute capability 7.5, ...)`, an `OpenCL:` line per GPU, and
+        // `OS: Linux Fedora: Fedora 32 (Workstation Edition) [5.7.6-201.fc32.x86_64|libc 2.31
+        // ...]`). Its "CUDA version" is the driver's (what the driver API reports), and its CUDA
+        // line's driver version is an integer cut to two decimals (440.100 prints as 440.10,
+        // BOINC#3893): the OpenCL line's is the driver's.
+        rule(
+            r"CUDA: NVIDIA GPU 0(?: \([^)\n]*\))?: (?:NVIDIA )?(?P<v>[^(\n]+?) \(driver version ",
+            "gpu",
+            "BOINC",
+        ),
+        rule(
+            r"CUDA: NVIDIA GPU \d+[^:\n]*: [^(\n]+\(driver version [\d.]+, CUDA version {V},",
+            "driver_cuda",
+            "BOINC",
+        ),
+        rule(
+            r"OpenCL: NVIDIA GPU \d+[^:\n]*: [^(\n]+\(driver version {V},",
+            "driver",
+            "BOINC (OpenCL)",
+        ),
+        rule(
+            r"(?:^|\] )OS: Linux [^:\n]+: (?P<v>[^\[\n]+?)\s*\[\d",
+            "os_boinc",
+            "BOINC",
+        ),
+        rule(
+            r"(?:^|\] )OS: Linux [^:\n]+: [^\[\n]+\[(?P<v>\d+\.\d+\.\d+[^|\]\s]*?)(?:\.(?:x86_64|aarch64))?\|",
+            "kernel",
+            "BOINC",
+        ),
         // cuDNN frontend's report (`python -m cudnn.collect_env`): padded keys, and one line per
         // GPU with its SM count (`GPU 0 (CUDA order)   : NVIDIA L40S | SM89 | 142 SMs | 44.4 GiB`).
         rule(r"^Python\s+:\s*{V}", "python", "cudnn.collect_env"),
@@ -3512,6 +3543,16 @@ impl Fingerprint {
         if same_line(self, "cuda_text", "cuda_runtime") {
             self.take("cuda_text");
         }
+        // Nor is one in a line that named it as the driver's (BOINC's "driver version 440.10,
+        // CUDA version 10.2").
+        if same_line(self, "cuda_text", "driver_cuda") {
+            self.take("cuda_text");
+        }
+        // BOINC's OS line is read by the general `OS:` rule too, as "Linux Fedora: Fedora 32".
+        if let Some(line) = self.get("os_boinc").map(|o| o.line) {
+            self.drop_line("os", line);
+        }
+        self.fall_back("os_boinc", "os");
         self.fall_back("cuda_text", "cuda_toolkit");
         self.fall_back("cuda_runtime_text", "cuda_runtime");
         self.fall_back("cudnn_text", "cudnn");
@@ -4010,6 +4051,11 @@ mod tests {
         let dkms =
             "Loading new nvidia-current-535.161.08 DKMS files...\nBuilding for 6.1.0-21-amd64\n";
         let kmod = "kmod-nvidia-5.14.0-427.el9_4-575.64-1.el9.x86_64\n";
+        // BOINC's start-up (BOINC#3893): its CUDA line's "CUDA version" is the driver's and its
+        // driver version is cut (440.100 as 440.10); the OpenCL line has the whole.
+        let boinc = "CUDA: NVIDIA GPU 0: GeForce RTX 2070 SUPER (driver version 440.10, CUDA version 10.2, compute capability 7.5, 4096MB, 3968MB available, 9216 GFLOPS peak)\n\
+                     OpenCL: NVIDIA GPU 0: GeForce RTX 2070 SUPER (driver version 440.100, device version OpenCL 1.2 CUDA, 7982MB, 3968MB available, 9216 GFLOPS peak)\n\
+                     OS: Linux Fedora: Fedora 32 (Workstation Edition) [5.7.6-201.fc32.x86_64|libc 2.31 (GNU libc)]\n";
         let fc42 = "Error: kmod-nvidia version (575.64.03-1.fc42) does not match nvidia-driver version (575.64.05-1.fc42)\n";
         let paddle = "W0120 device_context.cc:447] Please NOTE: device: 0, GPU Compute Capability: 8.6, Driver API Version: 11.4, Runtime API Version: 10.2\n\
              W0120 device_context.cc:465] device: 0, cuDNN Version: 8.2.\n";
@@ -4190,6 +4236,12 @@ mod tests {
             ("OS: Could not collect\n", "os", ""),
             (kmod, "kernel_module", "575.64"),
             (kmod, "driver", ""),
+            (boinc, "driver", "440.100"),
+            (boinc, "driver_cuda", "10.2"),
+            (boinc, "cuda_toolkit", ""),
+            (boinc, "gpu", "GeForce RTX 2070 SUPER"),
+            (boinc, "os", "Fedora 32 (Workstation Edition)"),
+            (boinc, "kernel", "5.7.6-201.fc32"),
             (
                 "The NVIDIA driver's CUDA version is 12.2 which is older than the ptxas CUDA version (12.3.107). Because the driver is older\n",
                 "cuda_toolkit",
