@@ -1475,6 +1475,14 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "cuda_runtime_text",
             "text",
         ),
+        // Windows as people write it in a list or a sentence (`win10`, `win11,pycharm,RTX5060`),
+        // or alone on a line, answering an issue form's "which OS".
+        rule(r"(?i)\b(?P<v>win(?:7|8|10|11))\b", "os_text", "text"),
+        rule(
+            r"^\W*(?P<v>Windows(?: (?:7|8\.1|10|11))?)\W*$",
+            "os_text",
+            "text",
+        ),
         // An Ubuntu release written without its space (`ubuntu18.04`).
         rule(
             r"(?i)\b(?P<v>ubuntu\d{2}\.(?:04|10))\b",
@@ -2567,7 +2575,7 @@ const GFD_LABELS: &[(&str, &str)] = &[
 
 /// The fields a line without any digit can give: a GPU's name, /etc/os-release's NAME, and the
 /// module flavour NixOS's option names.
-const WORD_FIELDS: &[&str] = &["gpu", "os_name", "nixos_open"];
+const WORD_FIELDS: &[&str] = &["gpu", "os_name", "os_text", "nixos_open"];
 
 /// Words one of which every rule's line contains: a line with none of them (most of a dmesg or a
 /// training log) is passed over without building or running any regex, so a paste that shows no
@@ -2622,6 +2630,9 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "sles",
             "linux mint",
             "pop!_os",
+            "win7",
+            "win8",
+            "win1",
             // Newer collect_env pads its keys: `OS                           : Ubuntu ...`.
             "os   ",
             "python",
@@ -4242,6 +4253,14 @@ mod tests {
             (boinc, "gpu", "GeForce RTX 2070 SUPER"),
             (boinc, "os", "Fedora 32 (Workstation Edition)"),
             (boinc, "kernel", "5.7.6-201.fc32"),
+            // Windows as people write it: in a list, or alone as a form's answer.
+            (
+                "win11,pycharm,RTX5060, paddlepaddle-gpu==2.6.2\n",
+                "os",
+                "win11",
+            ),
+            ("### OS\n\nWindows\n\n### GPU\n", "os", "Windows"),
+            ("I cannot compile it on Windows with a 3090\n", "os", ""),
             (
                 "The NVIDIA driver's CUDA version is 12.2 which is older than the ptxas CUDA version (12.3.107). Because the driver is older\n",
                 "cuda_toolkit",

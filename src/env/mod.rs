@@ -670,7 +670,9 @@ fn linux_x86_64(fp: &Fingerprint) -> bool {
         Some(os) => os.value.to_ascii_lowercase(),
         None => return false,
     };
-    let other_os = ["windows", "macos", "darwin", "mac os"];
+    let other_os = [
+        "windows", "win7", "win8", "win10", "win11", "macos", "darwin", "mac os",
+    ];
     let arm = [
         "aarch64", "arm64", "tegra", "jetson", "orin", "xavier", "gh200", "gb200", "gb300",
     ];
