@@ -185,14 +185,32 @@ impl Matcher {
             let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
             (2..=SHORT_LINES).contains(&lines)
         };
-        let short: Option<String> = out.short.as_deref().filter(|s| typed(s)).map(|s| {
-            s.lines()
-                .filter(|l| !foreign::is_foreign(l) && !super::scan::is_benign_text(l))
-                .collect::<Vec<_>>()
-                .join("\n")
-        });
-        if let Some(short) = short.as_deref().filter(|s| !s.trim().is_empty()) {
-            queries.push((1, short));
+        let short_lines: Vec<(u64, &str)> = out
+            .short
+            .as_deref()
+            .filter(|s| typed(s))
+            .map(|s| {
+                s.lines()
+                    .enumerate()
+                    .map(|(n, l)| (n as u64 + 1, l))
+                    .filter(|(_, l)| {
+                        !l.trim().is_empty()
+                            && !foreign::is_foreign(l)
+                            && !super::scan::is_benign_text(l)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let short: String = short_lines
+            .iter()
+            .map(|l| l.1)
+            .collect::<Vec<_>>()
+            .join("\n");
+        // Which query is the paste as a whole: a suggestion it led to shows each of its lines.
+        let mut whole = None;
+        if !short.trim().is_empty() {
+            whole = Some(queries.len());
+            queries.push((1, short.as_str()));
         }
         if queries.is_empty() {
             return Vec::new();
@@ -216,12 +234,18 @@ impl Matcher {
                     lines: {
                         let mut lines: Vec<SimilarLine> = Vec::new();
                         for &i in &s.lines {
-                            let (line, text) = queries[i];
-                            if lines.iter().all(|l| l.line != line) {
-                                lines.push(SimilarLine {
-                                    line,
-                                    text: normalize::display(text.lines().next().unwrap_or("")),
-                                });
+                            let led: Vec<(u64, &str)> = if Some(i) == whole {
+                                short_lines.clone()
+                            } else {
+                                vec![queries[i]]
+                            };
+                            for (line, text) in led {
+                                if lines.iter().all(|l| l.line != line) {
+                                    lines.push(SimilarLine {
+                                        line,
+                                        text: normalize::display(text),
+                                    });
+                                }
                             }
                         }
                         lines

@@ -417,3 +417,34 @@ fn the_operators_two_lines_get_their_runbooks_in_order() {
         "{answers:?}"
     );
 }
+
+/// A short paste read as a whole by the similar tier shows each of its lines as what led to the
+/// suggestion, not only its first; and the confidence of a list reads in order.
+#[test]
+fn a_short_paste_read_whole_shows_each_of_its_lines() {
+    let library = crate::support::library_copy();
+    let out = crate::support::lore_in(
+        library.path(),
+        &["match", "--json"],
+        b"training runs inside docker\nshared memory in the container is too small for the dataloader workers\nthe workers get killed with a bus error\n",
+    );
+    let report = json(&out);
+    let similar = report["similar"].as_array().expect("a similar list");
+    let first = similar.first().expect("a likely cause");
+    assert_eq!(first["runbook"], "docker-shm-too-small", "{report}");
+    let mut lines: Vec<u64> = first["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["line"].as_u64().unwrap())
+        .collect();
+    lines.sort_unstable();
+    // Only line 3 looks like an error (it is looked up alone too); lines 1 and 2 led to it as
+    // part of the whole.
+    assert_eq!(lines, [1, 2, 3], "{report}");
+    let scores: Vec<f64> = similar
+        .iter()
+        .map(|s| s["score"].as_f64().unwrap())
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+}
