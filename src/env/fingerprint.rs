@@ -658,6 +658,13 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "os",
             "nix-info",
         ),
+        // TensorRT's trtexec names the GPU it runs on (`[I] Selected Device: NVIDIA GeForce RTX
+        // 3090`, `[I] Selected Device: Orin`): a tool's word over a list's.
+        rule(
+            r"\[I\] Selected Device: (?:NVIDIA )?(?P<v>[A-Za-z][^\n]*?)\s*$",
+            "gpu",
+            "trtexec",
+        ),
         // The BOINC client's start-up (`CUDA: NVIDIA GPU 0: GeForce RTX 2070 SUPER (driver version
         // 440.10, CUDA version 10.2, compute capability 7.5, ...)`, an `OpenCL:` line per GPU, and
         // `OS: Linux Fedora: Fedora 32 (Workstation Edition) [5.7.6-201.fc32.x86_64|libc 2.31
@@ -2633,6 +2640,7 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "win7",
             "win8",
             "win1",
+            "selected device: ",
             // Newer collect_env pads its keys: `OS                           : Ubuntu ...`.
             "os   ",
             "python",
@@ -4253,6 +4261,17 @@ mod tests {
             (boinc, "gpu", "GeForce RTX 2070 SUPER"),
             (boinc, "os", "Fedora 32 (Workstation Edition)"),
             (boinc, "kernel", "5.7.6-201.fc32"),
+            (
+                "[11/07/2025-06:59:06] [I] Selected Device: NVIDIA GeForce RTX 3090\n",
+                "gpu",
+                "GeForce RTX 3090",
+            ),
+            (
+                "[01/01/1970-03:47:30] [I] Selected Device: Orin\n",
+                "gpu",
+                "Orin",
+            ),
+            ("[I] Selected Device ID: 0\n", "gpu", ""),
             // Windows as people write it: in a list, or alone as a form's answer.
             (
                 "win11,pycharm,RTX5060, paddlepaddle-gpu==2.6.2\n",

@@ -383,6 +383,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0xe9424d53fb36ab5d, Some(&[b"driver "])),
     (0xe9c99d6a002c7363, Some(&[b"python "])),
     (0xea5a35cc991a148f, Some(&[b"-amd64", b"-arm64", b"-aws", b"-azure", b"-gcp", b"-generic", b"-kvm", b"-lowlatency", b"-lts", b"-microsoft-standard", b"-oracle", b"-tegra", b".amd64", b".arm64", b".aws", b".azure", b".gcp", b".generic", b".kvm", b".lowlatency", b".lts", b".microsoft-standard", b".oracle", b".tegra"])),
+    (0xeb27df8f04f37b03, Some(&[b"[i] selected device: "])),
     (0xeb4aaa7a523fddf1, Some(&[b", compute capability"])),
     (0xec912c7a8b63c463, Some(&[b"/lib/modules/"])),
     (0xedac1ad34da52a72, Some(&[b"paddle"])),
