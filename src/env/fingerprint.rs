@@ -4070,6 +4070,10 @@ mod tests {
         let dkms =
             "Loading new nvidia-current-535.161.08 DKMS files...\nBuilding for 6.1.0-21-amd64\n";
         let kmod = "kmod-nvidia-5.14.0-427.el9_4-575.64-1.el9.x86_64\n";
+        // Fabric manager refusing the loaded driver: its own version, then the module's.
+        let fm = "Aug 11 06:47:54 sprocket nv-fabricmanager[186868]: fabric manager NVIDIA GPU driver interface version 595.71.05 don't match with driver version 590.48.01. Please update with matching NVIDIA driver package.\n";
+        let nix_info = " - host os: `Linux 6.12.4-arch1-1, Arch Linux, noversion, rolling`\n";
+        let cudnn_env = "GPU 0 (CUDA order)   : NVIDIA L40S | SM89 | 142 SMs | 44.4 GiB\n";
         // BOINC's start-up (BOINC#3893): its CUDA line's "CUDA version" is the driver's and its
         // driver version is cut (440.100 as 440.10); the OpenCL line has the whole.
         let boinc = "CUDA: NVIDIA GPU 0: GeForce RTX 2070 SUPER (driver version 440.10, CUDA version 10.2, compute capability 7.5, 4096MB, 3968MB available, 9216 GFLOPS peak)\n\
@@ -4195,16 +4199,8 @@ mod tests {
                 "framework",
                 "jax 0.4.28",
             ),
-            (
-                "GPU 0 (CUDA order)   : NVIDIA L40S | SM89 | 142 SMs | 44.4 GiB\n",
-                "cc",
-                "8.9",
-            ),
-            (
-                "GPU 0 (CUDA order)   : NVIDIA L40S | SM89 | 142 SMs | 44.4 GiB\n",
-                "gpu",
-                "L40S",
-            ),
+            (cudnn_env, "cc", "8.9"),
+            (cudnn_env, "gpu", "L40S"),
             (
                 "Python            : 3.10.12 (main, Feb  4 2025, 14:57:36) [GCC 11.4.0]\n",
                 "python",
@@ -4220,26 +4216,10 @@ mod tests {
                 "framework",
                 "torch 1.10.0",
             ),
-            (
-                "Aug 11 06:47:54 sprocket nv-fabricmanager[186868]: fabric manager NVIDIA GPU driver interface version 595.71.05 don't match with driver version 590.48.01. Please update with matching NVIDIA driver package.\n",
-                "kernel_module",
-                "590.48.01",
-            ),
-            (
-                "Aug 11 06:47:54 sprocket nv-fabricmanager[186868]: fabric manager NVIDIA GPU driver interface version 595.71.05 don't match with driver version 590.48.01. Please update with matching NVIDIA driver package.\n",
-                "fabric_manager",
-                "595.71.05",
-            ),
-            (
-                " - host os: `Linux 6.12.4-arch1-1, Arch Linux, noversion, rolling`\n",
-                "kernel",
-                "6.12.4-arch1-1",
-            ),
-            (
-                " - host os: `Linux 6.12.4-arch1-1, Arch Linux, noversion, rolling`\n",
-                "os",
-                "Arch Linux",
-            ),
+            (fm, "kernel_module", "590.48.01"),
+            (fm, "fabric_manager", "595.71.05"),
+            (nix_info, "kernel", "6.12.4-arch1-1"),
+            (nix_info, "os", "Arch Linux"),
             (
                 "[05/27/2023-19:14:07] [TRT] [W] TensorRT was linked against cuDNN 8.9.0 but loaded cuDNN 8.7.0\n",
                 "cudnn",

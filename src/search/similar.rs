@@ -294,15 +294,20 @@ impl Evidence {
     /// How likely (0..1) the runbook is the paste's cause: a logistic model of the evidence,
     /// fitted on the tuning split held out (see [`CONFIDENCE`]).
     pub fn confidence(&self) -> f64 {
-        let (bias, weights) = CONFIDENCE;
-        let z: f64 = bias
-            + weights
-                .iter()
-                .zip(self.features())
-                .map(|(w, x)| w * x)
-                .sum::<f64>();
-        1.0 / (1.0 + (-z).exp())
+        logistic(&CONFIDENCE, &self.features())
     }
+}
+
+/// A logistic model's probability for `features`: `model` is its bias and weights.
+pub fn logistic(model: &(f64, [f64; FEATURES]), features: &[f64; FEATURES]) -> f64 {
+    let (bias, weights) = model;
+    let z = bias
+        + weights
+            .iter()
+            .zip(features)
+            .map(|(w, x)| w * x)
+            .sum::<f64>();
+    1.0 / (1.0 + (-z).exp())
 }
 
 /// The inputs of the confidence: [`Evidence::features`].
@@ -910,22 +915,25 @@ impl SimilarIndex {
             .take_while(|(k, s)| *k == 0 || s.similarity >= floor)
             .take(MAX_SUGGESTIONS)
             .count();
+        // Each listed runbook's lead over the next one (the next need not be listed).
+        for k in 0..listed {
+            let second = ranked.get(k + 1).map_or(0.0, |s| s.similarity);
+            let s = &mut ranked[k];
+            s.evidence.second = second;
+            s.evidence.margin = s.similarity - second;
+        }
         // The model was fitted on the most similar runbook: its confidence is the list's. The
         // others show it scaled by their similarity to the best's (so the list reads in order).
-        let mut best = ranked[0].clone();
-        best.evidence.second = ranked.get(1).map_or(0.0, |s| s.similarity);
-        best.evidence.margin = best.similarity - best.evidence.second;
-        let confidence = best.evidence.confidence();
+        let confidence = ranked[0].evidence.confidence();
         if confidence < params.min_confidence {
             return Vec::new();
         }
-        let top = best.similarity.max(f64::MIN_POSITIVE);
-        let mut out: Vec<Suggestion> = ranked.into_iter().take(listed).collect();
-        out[0] = best;
-        for s in &mut out {
+        let top = ranked[0].similarity.max(f64::MIN_POSITIVE);
+        ranked.truncate(listed);
+        for s in &mut ranked {
             s.score = (confidence * (s.similarity / top).min(1.0) * 1000.0).round() / 1000.0;
         }
-        out
+        ranked
     }
 }
 

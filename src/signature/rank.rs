@@ -207,9 +207,8 @@ impl Matcher {
             .collect::<Vec<_>>()
             .join("\n");
         // Which query is the paste as a whole: a suggestion it led to shows each of its lines.
-        let mut whole = None;
-        if !short.trim().is_empty() {
-            whole = Some(queries.len());
+        let whole = (!short_lines.is_empty()).then_some(queries.len());
+        if whole.is_some() {
             queries.push((1, short.as_str()));
         }
         if queries.is_empty() {
@@ -234,12 +233,12 @@ impl Matcher {
                     lines: {
                         let mut lines: Vec<SimilarLine> = Vec::new();
                         for &i in &s.lines {
-                            let led: Vec<(u64, &str)> = if Some(i) == whole {
-                                short_lines.clone()
+                            let led = if Some(i) == whole {
+                                short_lines.as_slice()
                             } else {
-                                vec![queries[i]]
+                                std::slice::from_ref(&queries[i])
                             };
-                            for (line, text) in led {
+                            for &(line, text) in led {
                                 if lines.iter().all(|l| l.line != line) {
                                     lines.push(SimilarLine {
                                         line,

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use lore::doc::Severity;
 use lore::library::Library;
-use lore::search::similar::FEATURES;
+use lore::search::similar::{FEATURES, logistic};
 use lore::signature::{Matcher, SimilarParams};
 
 use crate::support::repo_root;
@@ -691,10 +691,7 @@ fn similar_alone_grid() {
         // In sample, as the threshold goes down: the answers right and the negatives raised.
         let mut scored: Vec<(f64, bool, bool)> = fit
             .iter()
-            .map(|(x, right, negative)| {
-                let z = bias + weights.iter().zip(x).map(|(w, x)| w * x).sum::<f64>();
-                (1.0 / (1.0 + (-z).exp()), *right, *negative)
-            })
+            .map(|(x, right, negative)| (logistic(&(bias, weights), x), *right, *negative))
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
         let (mut right, mut raised) = (0, 0);
