@@ -2828,6 +2828,13 @@ const STATEMENTS: &[(&str, &str, &str)] = &[
         "arch_refused",
         "NGC container",
     ),
+    // TensorRT's builder refusing a GPU its release has no kernels for (`Target GPU SM 70 is
+    // not supported by this TensorRT release.`, error code 9).
+    (
+        "is not supported by this TensorRT release",
+        "arch_refused",
+        "TensorRT",
+    ),
 ];
 
 /// NVIDIA's open-gpu-kernel-modules issue form: a heading, then the answer on a later line.

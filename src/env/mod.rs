@@ -575,8 +575,14 @@ fn arch_list_finding(fp: &Fingerprint) -> Option<Finding> {
             rule: "framework-arch-list".into(),
             level: Level::Violation,
             message: format!(
-                "{} says the program has no code for this GPU (line {}): \"no kernel image is available\"; check the build's architectures (torch.cuda.get_arch_list()) and install a build for this GPU",
-                refused.source, refused.line
+                "{} says the program has no code for this GPU (line {}): \"no kernel image is available\"; check the build's architectures ({}) and install a build for this GPU",
+                refused.source,
+                refused.line,
+                if refused.source == "TensorRT" {
+                    "TensorRT's support matrix lists the compute capabilities of each release"
+                } else {
+                    "torch.cuda.get_arch_list()"
+                }
             ),
             source: BINARY_COMPATIBILITY.into(),
         });
