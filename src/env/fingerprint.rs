@@ -30,6 +30,9 @@ pub struct Conflict {
 pub struct Fingerprint {
     pub fields: BTreeMap<String, Field>,
     pub conflicts: Vec<Conflict>,
+    /// The other GPUs one tool names after the first (nvidia-smi's table, collect_env's `GPU 1`):
+    /// a machine with GPUs of two architectures is judged for each.
+    pub more_gpus: Vec<Field>,
 }
 
 impl Fingerprint {
@@ -101,7 +104,16 @@ impl Fingerprint {
             // One tool naming two GPUs (nvidia-smi's table of an A100 and a P100, a list's
             // compute capability of each) lists the machine's GPUs: they do not disagree, and
             // the first is kept.
-            Some(old) if (field == "gpu" || field == "cc") && old.source == new.source => {}
+            Some(old) if (field == "gpu" || field == "cc") && old.source == new.source => {
+                if field == "gpu"
+                    && !self
+                        .more_gpus
+                        .iter()
+                        .any(|g| same_value("gpu", &g.value, &new.value))
+                {
+                    self.more_gpus.push(new);
+                }
+            }
             // A GPU's name as a person wrote it yields to a tool's printing of it ("RTX 4090D"
             // typed, "GeForce RTX 4090 D" in nvidia-smi's table): not two GPUs.
             Some(old) if field == "gpu" && source_rank(new.source) != source_rank(old.source) => {
@@ -637,7 +649,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "issue form",
         ),
         rule(
-            r"^GPU 0[:：] ?(?:NVIDIA )?(?P<v>[^\n(]+?(?: \([^)\nU][^)\n]*\))?)\s*(?:\(UUID.*)?$",
+            r"^GPU \d{1,2}[:：] ?(?:NVIDIA )?(?P<v>[^\n(]+?(?: \([^)\nU][^)\n]*\))?)\s*(?:\(UUID.*)?$",
             "gpu",
             "collect_env",
         ),

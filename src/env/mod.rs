@@ -214,6 +214,7 @@ pub fn assess(
     if let Some(finding) = arch_list_finding(fp) {
         findings.push(finding);
     }
+    other_gpus(fp, families, &get, today, &mut findings);
     let driver = fp.get("driver");
     let module = fp.get("kernel_module");
     // The user-space driver must be the loaded kernel module's version: the module refuses any
@@ -666,6 +667,81 @@ fn arch_list_finding(fp: &Fingerprint) -> Option<Finding> {
             BINARY_COMPATIBILITY.into()
         },
     })
+}
+
+/// A machine with GPUs of several architectures (an RTX 2060 beside a GTX 1070 Ti): each GPU
+/// after the first whose compute capability differs is judged by the rules that depend on the
+/// GPU, and what it breaks (or risks) is said of it, unless the first GPU already broke that rule.
+fn other_gpus(
+    fp: &Fingerprint,
+    families: &[Compat],
+    get: &dyn Fn(&str) -> Option<String>,
+    today: chrono::NaiveDate,
+    findings: &mut Vec<Finding>,
+) {
+    for other in &fp.more_gpus {
+        let Some(cc) = fingerprint::cc_of_gpu(&other.value) else {
+            continue;
+        };
+        if fp.get("cc").is_some_and(|c| c.value == cc) {
+            continue;
+        }
+        let said = |message: &str| {
+            format!(
+                "{} (line {}, compute capability {cc}): {message}",
+                other.value, other.line
+            )
+        };
+        let already = |findings: &[Finding], rule: &str, level: Level| {
+            findings.iter().any(|f| f.rule == rule && f.level >= level)
+        };
+        let get_other = |f: &str| match f {
+            "gpu" => Some(other.value.clone()),
+            "cc" => Some(cc.to_string()),
+            _ => get(f),
+        };
+        for rule in families.iter().flat_map(|f| &f.rules) {
+            if !rule
+                .by
+                .iter()
+                .chain(&rule.of)
+                .any(|f| f == "cc" || f == "gpu")
+            {
+                continue;
+            }
+            if let Some(outcome) = compat::evaluate(rule, &get_other, today)
+                && matches!(outcome.level, Level::Violation | Level::Risk)
+                && !already(findings, &rule.id, outcome.level)
+            {
+                findings.push(Finding {
+                    rule: rule.id.clone(),
+                    level: outcome.level,
+                    message: said(&outcome.message),
+                    source: outcome.source,
+                });
+            }
+        }
+        let mut alone = fp.clone();
+        for (field, value) in [("gpu", other.value.as_str()), ("cc", cc)] {
+            alone.fields.insert(
+                field.to_string(),
+                fingerprint::Field {
+                    value: value.to_string(),
+                    line: other.line,
+                    source: other.source,
+                },
+            );
+        }
+        if let Some(finding) = arch_list_finding(&alone)
+            && finding.level != Level::Ok
+            && !already(findings, &finding.rule, finding.level)
+        {
+            findings.push(Finding {
+                message: said(&finding.message),
+                ..finding
+            });
+        }
+    }
 }
 
 /// Whether the paste shows a Linux system and nothing of another architecture than x86_64 (the

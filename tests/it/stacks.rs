@@ -364,6 +364,38 @@ async fn api_env_and_the_compat_page() {
 }
 
 #[test]
+fn every_gpu_of_a_mixed_machine_is_judged() {
+    let root = library_copy();
+    // Open modules on a Turing card beside a Pascal one: the second GPU breaks the rule.
+    let mixed = "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.95.05  Release Build
+GPU 0: NVIDIA GeForce RTX 2060 (UUID: GPU-1b2c3d4e-0000-1111-2222-333344445555)
+GPU 1: NVIDIA GeForce GTX 1070 Ti (UUID: GPU-9a8b7c6d-0000-1111-2222-333344445555)
+";
+    let out = lore_in(root.path(), &["env", "--json"], mixed.as_bytes());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["fingerprint"]["gpu"]["value"], "GeForce RTX 2060");
+    let open = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "open-modules-need-turing" && f["level"] == "violation")
+        .unwrap_or_else(|| panic!("{report}"));
+    assert!(
+        open["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("GeForce GTX 1070 Ti (line 3, compute capability 6.1)"),
+        "{open}"
+    );
+    // Two GPUs of one architecture say nothing twice.
+    let same = mixed.replace("GTX 1070 Ti", "RTX 2080");
+    let out = lore_in(root.path(), &["env", "--json"], same.as_bytes());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_ne!(report["verdict"], "violation", "{report}");
+    assert!(!report.to_string().contains("RTX 2080 (line"), "{report}");
+}
+
+#[test]
 fn lore_new_stack_records_a_paste() {
     let root = library_copy();
     let paste = root.path().join("paste.txt");
