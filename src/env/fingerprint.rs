@@ -2159,9 +2159,17 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // detectron2's collect_env table (keys and values in columns, no colon).
         rule(r"^Python\s{2,}{V}", "python", "detectron2 collect_env"),
         rule(r"^PyTorch\s{2,}{TORCH}(?:\s|$)", "torch", "detectron2 collect_env"),
+        // One row per GPU model: `GPU 0,1,2,3   Tesla P40`, then `GPU 4   ...` for another.
         rule(
-            r"^GPU 0\s{2,}(?:NVIDIA )?(?P<v>[A-Za-z]\S*(?: \S+)*?)\s*(?:\(arch=.*)?$",
+            r"^GPU \d+(?:,\d+)*\s{2,}(?:NVIDIA )?(?P<v>[A-Za-z]\S*(?: \S+)*?)\s*(?:\(arch=.*)?$",
             "gpu",
+            "detectron2 collect_env",
+        ),
+        // The machine code detectron2's compiled extension carries (cuobjdump's ELF list, `sm_75`
+        // in old releases, `6.1, 7.5` since), not a path printed when cuobjdump is missing.
+        rule(
+            r"^detectron2 arch flags\s{2,}(?P<v>(?:sm_)?\d+(?:\.\d)?(?:,\s*(?:sm_)?\d+(?:\.\d)?)*)\s*$",
+            "ext_arch_list",
             "detectron2 collect_env",
         ),
         rule(r"^GPU 0\s{2,}.*\(arch=(?P<v>\d+\.\d+)\)", "cc", "detectron2 collect_env"),
@@ -2617,6 +2625,7 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "os**",
             "\"os\"",
             "device 0",
+            "arch flags",
             "系统",
             "windows",
             "geforce",

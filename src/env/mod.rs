@@ -211,9 +211,8 @@ pub fn assess(
             }
         }
     }
-    if let Some(finding) = arch_list_finding(fp) {
-        findings.push(finding);
-    }
+    findings.extend(arch_list_finding(fp));
+    findings.extend(extension_arch_finding(fp));
     other_gpus(fp, families, &get, today, &mut findings);
     let driver = fp.get("driver");
     let module = fp.get("kernel_module");
@@ -669,6 +668,77 @@ fn arch_list_finding(fp: &Fingerprint) -> Option<Finding> {
     })
 }
 
+/// A compute capability as (major, minor): `7.5`, `sm_75`, `sm_120`, `compute_86`.
+fn capability(text: &str) -> Option<(u64, u64)> {
+    let text = text.trim();
+    if let Some((major, minor)) = text.split_once('.') {
+        return Some((major.parse().ok()?, minor.parse().ok()?));
+    }
+    let digits = text.trim_start_matches(|c: char| !c.is_ascii_digit());
+    if digits.len() < 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let (major, minor) = digits.split_at(digits.len() - 1);
+    Some((major.parse().ok()?, minor.parse().ok()?))
+}
+
+/// A compiled extension's machine code (detectron2's "arch flags", which cuobjdump lists from its
+/// library) against the GPU: code for sm_X.y runs on sm_X.z when z ≥ y. The list holds machine
+/// code only, so a GPU newer than some listed architecture may still run the extension's PTX (a
+/// risk); one older than all of them cannot (PTX is only compiled forward): a violation.
+fn extension_arch_finding(fp: &Fingerprint) -> Option<Finding> {
+    let list = fp.get("ext_arch_list")?;
+    let cc = fp.get("cc")?;
+    let gpu = capability(&cc.value)?;
+    let archs: Vec<(u64, u64)> = list
+        .value
+        .split([',', ' '])
+        .filter_map(capability)
+        .collect();
+    if archs.is_empty() {
+        return None;
+    }
+    let native = archs
+        .iter()
+        .any(|&(major, minor)| major == gpu.0 && minor <= gpu.1);
+    let older = archs.iter().any(|&arch| arch < gpu);
+    let (level, message) = if native {
+        (
+            Level::Ok,
+            format!(
+                "{}'s compiled extension carries machine code ({}) that runs on compute capability {}",
+                list.source.trim_end_matches(" collect_env"),
+                list.value,
+                cc.value
+            ),
+        )
+    } else {
+        (
+            if older { Level::Risk } else { Level::Violation },
+            format!(
+                "{}'s compiled extension carries machine code for {} only (line {}), none of which runs on this GPU of compute capability {} (line {}){}: rebuild it for this GPU (TORCH_CUDA_ARCH_LIST=\"{}\", then reinstall)",
+                list.source.trim_end_matches(" collect_env"),
+                list.value,
+                list.line,
+                cc.value,
+                cc.line,
+                if older {
+                    "; only PTX for an older architecture, if it was built with one, could run here"
+                } else {
+                    "; its architectures are all newer than this GPU, and no PTX runs on an older one: \"no kernel image is available\""
+                },
+                cc.value
+            ),
+        )
+    };
+    Some(Finding {
+        rule: "extension-arch-list".into(),
+        level,
+        message,
+        source: BINARY_COMPATIBILITY.into(),
+    })
+}
+
 /// A machine with GPUs of several architectures (an RTX 2060 beside a GTX 1070 Ti): each GPU
 /// after the first whose compute capability differs is judged by the rules that depend on the
 /// GPU, and what it breaks (or risks) is said of it, unless the first GPU already broke that rule.
@@ -732,14 +802,16 @@ fn other_gpus(
                 },
             );
         }
-        if let Some(finding) = arch_list_finding(&alone)
-            && finding.level != Level::Ok
-            && !already(findings, &finding.rule, finding.level)
+        for finding in [arch_list_finding(&alone), extension_arch_finding(&alone)]
+            .into_iter()
+            .flatten()
         {
-            findings.push(Finding {
-                message: said(&finding.message),
-                ..finding
-            });
+            if finding.level != Level::Ok && !already(findings, &finding.rule, finding.level) {
+                findings.push(Finding {
+                    message: said(&finding.message),
+                    ..finding
+                });
+            }
         }
     }
 }
@@ -983,6 +1055,38 @@ mod tests {
         assert!(driver_numbering("1000.1"));
         assert!(!driver_numbering("1.1.0"));
         assert!(!driver_numbering("Could not collect"));
+    }
+
+    #[test]
+    fn a_compiled_extension_is_judged_by_its_machine_code() {
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 12, 1).unwrap();
+        let level = |flags: &str, gpu: &str| {
+            let paste =
+                format!("detectron2 arch flags     {flags}\nGPU 0                     {gpu}\n");
+            let a = assess(&fingerprint::of(paste.as_bytes()), &[], &[], today);
+            a.findings
+                .iter()
+                .find(|f| f.rule == "extension-arch-list")
+                .map(|f| f.level)
+        };
+        // Machine code only for newer GPUs: nothing runs (PTX is compiled forward only).
+        assert_eq!(level("sm_75", "GeForce GTX 1070"), Some(Level::Violation));
+        // sm_60 code runs on 6.1; 8.0 code on 8.6.
+        assert_eq!(level("sm_60", "GeForce GTX 1070"), Some(Level::Ok));
+        assert_eq!(
+            level("6.1, 8.0", "GeForce RTX 3090 (arch=8.6)"),
+            Some(Level::Ok)
+        );
+        // Older machine code only: the extension's PTX, if it has any, could still run.
+        assert_eq!(level("7.0", "GeForce RTX 3090"), Some(Level::Risk));
+        // A path (cuobjdump missing) says nothing.
+        assert_eq!(
+            level("/opt/detectron2/_C.so; cannot find cuobjdump", "Tesla T4"),
+            None
+        );
+        assert_eq!(capability("sm_120"), Some((12, 0)));
+        assert_eq!(capability("compute_86"), Some((8, 6)));
+        assert_eq!(capability("7.5"), Some((7, 5)));
     }
 
     #[test]
