@@ -105,7 +105,9 @@ impl Fingerprint {
             // compute capability of each) lists the machine's GPUs: they do not disagree, and
             // the first is kept.
             Some(old) if (field == "gpu" || field == "cc") && old.source == new.source => {
+                // (At most a node's worth: a paste of many lines naming GPUs is not a machine.)
                 if field == "gpu"
+                    && self.more_gpus.len() < 64
                     && !self
                         .more_gpus
                         .iter()

@@ -749,13 +749,16 @@ fn other_gpus(
     today: chrono::NaiveDate,
     findings: &mut Vec<Finding>,
 ) {
+    // Each architecture once: the first GPU's, then each later one's first GPU.
+    let mut judged: Vec<&str> = fp.get("cc").map(|c| c.value.as_str()).into_iter().collect();
     for other in &fp.more_gpus {
         let Some(cc) = fingerprint::cc_of_gpu(&other.value) else {
             continue;
         };
-        if fp.get("cc").is_some_and(|c| c.value == cc) {
+        if judged.contains(&cc) {
             continue;
         }
+        judged.push(cc);
         let said = |message: &str| {
             format!(
                 "{} (line {}, compute capability {cc}): {message}",
