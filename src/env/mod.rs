@@ -589,27 +589,15 @@ fn arch_list_finding(fp: &Fingerprint) -> Option<Finding> {
     }
     let list = fp.get("arch_list")?;
     let cc = fp.get("cc")?;
-    let number = |s: &str| -> Option<(u64, u64)> {
-        let digits: String = s.chars().take_while(|c| c.is_ascii_digit()).collect();
-        let (major, minor) = digits.split_at(digits.len().checked_sub(1)?);
-        Some((major.parse().ok()?, minor.parse().ok()?))
-    };
-    let mut parts = cc.value.split('.');
-    let gpu = (
-        parts.next()?.parse::<u64>().ok()?,
-        parts
-            .next()
-            .and_then(|m| m.parse::<u64>().ok())
-            .unwrap_or(0),
-    );
+    let gpu = capability(&cc.value)?;
     let native = list.value.split_whitespace().any(|arch| {
         arch.strip_prefix("sm_")
-            .and_then(number)
+            .and_then(capability)
             .is_some_and(|(major, minor)| major == gpu.0 && minor <= gpu.1)
     });
     let ptx = list.value.split_whitespace().any(|arch| {
         arch.strip_prefix("compute_")
-            .and_then(number)
+            .and_then(capability)
             .is_some_and(|code| code <= gpu)
     });
     // PTX alone is compiled for a newer GPU by the driver, but when the framework itself says
@@ -668,17 +656,16 @@ fn arch_list_finding(fp: &Fingerprint) -> Option<Finding> {
     })
 }
 
-/// A compute capability as (major, minor): `7.5`, `sm_75`, `sm_120`, `compute_86`.
+/// A compute capability as (major, minor), written `7.5` or as an architecture (`sm_75`,
+/// `sm_120`, `compute_86`, `90a`: the last digit is the minor, a letter after it a variant).
 fn capability(text: &str) -> Option<(u64, u64)> {
     let text = text.trim();
     if let Some((major, minor)) = text.split_once('.') {
         return Some((major.parse().ok()?, minor.parse().ok()?));
     }
     let digits = text.trim_start_matches(|c: char| !c.is_ascii_digit());
-    if digits.len() < 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let (major, minor) = digits.split_at(digits.len() - 1);
+    let digits = &digits[..digits.bytes().take_while(u8::is_ascii_digit).count()];
+    let (major, minor) = digits.split_at(digits.len().checked_sub(1)?);
     Some((major.parse().ok()?, minor.parse().ok()?))
 }
 
@@ -702,22 +689,20 @@ fn extension_arch_finding(fp: &Fingerprint) -> Option<Finding> {
         .iter()
         .any(|&(major, minor)| major == gpu.0 && minor <= gpu.1);
     let older = archs.iter().any(|&arch| arch < gpu);
+    let program = list.source.trim_end_matches(" collect_env");
     let (level, message) = if native {
         (
             Level::Ok,
             format!(
-                "{}'s compiled extension carries machine code ({}) that runs on compute capability {}",
-                list.source.trim_end_matches(" collect_env"),
-                list.value,
-                cc.value
+                "{program}'s compiled extension carries machine code ({}) that runs on compute capability {}",
+                list.value, cc.value
             ),
         )
     } else {
         (
             if older { Level::Risk } else { Level::Violation },
             format!(
-                "{}'s compiled extension carries machine code for {} only (line {}), none of which runs on this GPU of compute capability {} (line {}){}: rebuild it for this GPU (TORCH_CUDA_ARCH_LIST=\"{}\", then reinstall)",
-                list.source.trim_end_matches(" collect_env"),
+                "{program}'s compiled extension carries machine code for {} only (line {}), none of which runs on this GPU of compute capability {} (line {}){}: rebuild it for this GPU (TORCH_CUDA_ARCH_LIST=\"{}\", then reinstall)",
                 list.value,
                 list.line,
                 cc.value,
@@ -749,6 +734,9 @@ fn other_gpus(
     today: chrono::NaiveDate,
     findings: &mut Vec<Finding>,
 ) {
+    let already = |findings: &[Finding], rule: &str, level: Level| {
+        findings.iter().any(|f| f.rule == rule && f.level >= level)
+    };
     // Each architecture once: the first GPU's, then each later one's first GPU.
     let mut judged: Vec<&str> = fp.get("cc").map(|c| c.value.as_str()).into_iter().collect();
     for other in &fp.more_gpus {
@@ -764,9 +752,6 @@ fn other_gpus(
                 "{} (line {}, compute capability {cc}): {message}",
                 other.value, other.line
             )
-        };
-        let already = |findings: &[Finding], rule: &str, level: Level| {
-            findings.iter().any(|f| f.rule == rule && f.level >= level)
         };
         let get_other = |f: &str| match f {
             "gpu" => Some(other.value.clone()),
