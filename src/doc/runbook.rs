@@ -64,6 +64,10 @@ pub struct SignatureSpec {
     pub lines: usize,
     /// How much a hit counts when ranking, in (0, 1]; generic symptoms use less than 1.
     pub weight: f64,
+    /// A comparison of the numbers in the named captures that a match must satisfy
+    /// (`allocatable < capacity`); checked when the library is compiled.
+    #[serde(default)]
+    pub when: Option<String>,
     pub examples: Vec<Example>,
     pub counterexamples: Vec<String>,
     /// Line of the signature's `id:` in the file, for diagnostics.
@@ -115,6 +119,7 @@ const SIGNATURE_KEYS: &[&str] = &[
     "explain",
     "lines",
     "weight",
+    "when",
     "examples",
     "counterexamples",
 ];
@@ -283,6 +288,22 @@ fn parse_signature(
             }
         },
     };
+    let when = match get("when") {
+        None => None,
+        Some(v) => match scalar_string(v) {
+            Some(text) => Some(text),
+            None => {
+                problems
+                    .error(
+                        fm.line_of("when:", here),
+                        format!("signature `{id}`: `when` must be one comparison"),
+                    )
+                    .hint = Some("write e.g. `when: allocatable < capacity`".into());
+                // Without its condition the signature would fire where it must not.
+                return None;
+            }
+        },
+    };
     let mut examples = Vec::new();
     if let Some(value) = get("examples") {
         match value {
@@ -339,6 +360,7 @@ fn parse_signature(
         explain,
         lines,
         weight,
+        when,
         examples,
         counterexamples,
         line: here,

@@ -287,6 +287,7 @@ pub(crate) mod tests_support {
                     explain: None,
                     lines,
                     weight: 1.0,
+                    when: None,
                     examples: vec![Example {
                         text: "example line".into(),
                         captures: Default::default(),

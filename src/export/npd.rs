@@ -119,6 +119,14 @@ pub(super) fn export(runbooks: &[Runbook], options: &Options) -> Result<Export, 
     for runbook in runbooks {
         let url = runbook_url(&options.base_url, runbook);
         for sig in &runbook.signatures {
+            if let Some(when) = &sig.when {
+                skips.skip(
+                    runbook,
+                    sig,
+                    format!("a condition on its captures (when: {when}); node-problem-detector's log monitor cannot compare captured numbers"),
+                );
+                continue;
+            }
             let ast = match parse_portable(&sig.pattern) {
                 Ok(ast) => ast,
                 Err(why) => {

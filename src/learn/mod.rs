@@ -143,6 +143,7 @@ fn candidate(runbook: &Runbook, draft: &Draft, counterexamples: bool) -> Runbook
         explain: None,
         lines: 1,
         weight: 1.0,
+        when: None,
         examples: vec![Example {
             text: draft.example.clone(),
             captures: draft.captures.clone(),

@@ -7,6 +7,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use regex::{RegexSet, RegexSetBuilder};
 
 use super::cache::{Literals, PatternCache};
+use super::condition::{Condition, capture_names};
 use super::literal::{also_required, required_literals};
 use super::portable;
 pub(crate) use super::prefilter::Prefilter;
@@ -107,6 +108,8 @@ pub struct Sig {
     /// Further literal sets a matching line must contain one of each (lowercase; checked ignoring
     /// ASCII case before the regex is tried).
     pub also: Vec<Vec<Vec<u8>>>,
+    /// The comparison of its captures a match must satisfy (`when:`).
+    pub when: Option<Condition>,
     regex: OnceLock<Option<SigRegex>>,
 }
 
@@ -124,10 +127,47 @@ impl Sig {
         specificity(&self.pattern, self.literal_len)
     }
 
+    /// Whether one match's captures satisfy the signature's `when:` (always, without one).
+    pub fn accepts(&self, captures: &[(String, String)]) -> bool {
+        self.when.as_ref().is_none_or(|when| {
+            when.holds(|name| {
+                captures
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, v)| v.as_str())
+            })
+        })
+    }
+
     /// Whether [`Sig::regex`] has been called already.
     pub fn compiled(&self) -> bool {
         self.regex.get().is_some()
     }
+}
+
+/// A signature's `when:`, parsed and checked against the names the pattern captures.
+fn condition_of(text: &str, pattern: &str) -> Result<Condition, (String, String)> {
+    let when = Condition::parse(text).map_err(|e| {
+        (
+            e,
+            "write one comparison of captures and numbers, e.g. `allocatable < capacity` or `a < 0.5 * b`".to_string(),
+        )
+    })?;
+    let names = capture_names(pattern);
+    if let Some(missing) = when.names().find(|n| !names.contains(n)) {
+        return Err((
+            format!("`when: {text}` reads `{missing}`, which the pattern does not capture"),
+            format!(
+                "name a group of the pattern: {}",
+                if names.is_empty() {
+                    "it has none; capture a number with `(?P<name>\\d+)`".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ),
+        ));
+    }
+    Ok(when)
 }
 
 /// A signature's regex, as every scan, `lore check` and the editor's test run it.
@@ -408,6 +448,23 @@ impl Engine {
             }
         };
         for ((r, s, spec), (result, _)) in specs.into_iter().zip(analyzed) {
+            let when = match spec
+                .when
+                .as_deref()
+                .map(|text| condition_of(text, &spec.pattern))
+            {
+                None => None,
+                Some(Ok(when)) => Some(when),
+                Some(Err((message, hint))) => {
+                    problems.push(CompileProblem {
+                        runbook: r,
+                        signature: s,
+                        message,
+                        hint: Some(hint),
+                    });
+                    continue;
+                }
+            };
             let analysis = match result {
                 Ok(analysis) => analysis,
                 Err((message, hint)) => {
@@ -446,6 +503,7 @@ impl Engine {
                 has_literal: literal.is_some(),
                 // Windows are matched over several lines: their literals are checked there.
                 also: if spec.lines == 1 { also } else { Vec::new() },
+                when,
                 regex: OnceLock::new(),
             });
         }

@@ -5,6 +5,7 @@
 mod cache;
 pub mod check;
 mod compile;
+pub mod condition;
 pub mod draft;
 pub mod follow;
 pub mod foreign;

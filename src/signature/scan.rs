@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 
 use memchr::{memchr, memchr_iter, memrchr};
 
-use super::compile::{Engine, Prefilter, SET_MIN, SigMatch, SigRegex, Target};
+use super::compile::{Engine, Prefilter, SET_MIN, Sig, SigMatch, SigRegex, Target};
 use super::normalize::{clean, display, match_text, needs_tidy, tidy, tidy_anyway};
 
 /// Bytes scanned per pass.
@@ -483,8 +483,7 @@ impl<'e> Scanner<'e> {
                 let s = self.engine.fallback[i];
                 let sig = &self.engine.sigs[s as usize];
                 let Some(regex) = sig.regex() else { continue };
-                if let Some(caps) = regex.captures(&text) {
-                    let captures = named_captures(regex, &caps);
+                if let Some(captures) = first_accepted(sig, regex, &text) {
                     record(
                         &mut self.out.sigs[s as usize],
                         Hit {
@@ -560,6 +559,10 @@ impl<'e> Scanner<'e> {
         }
         let line_at = |offset: usize| starts.partition_point(|&s| s <= offset).saturating_sub(1);
         for caps in regex.captures_iter(&joined) {
+            let captures = named_captures(regex, &caps);
+            if !sig.accepts(&captures) {
+                continue;
+            }
             let m = caps.range();
             let first = line_at(m.start);
             let last = line_at(m.end.saturating_sub(1).max(m.start));
@@ -577,7 +580,6 @@ impl<'e> Scanner<'e> {
                 .map(|c| display(c))
                 .collect::<Vec<_>>()
                 .join("\n");
-            let captures = named_captures(regex, &caps);
             record(
                 &mut self.out.sigs[s as usize],
                 Hit {
@@ -900,13 +902,13 @@ fn examine(engine: &Engine, buf: &[u8], candidate: &Candidate, large: bool) -> E
         let sig = &engine.sigs[s as usize];
         let Some(regex) = sig.regex() else { continue };
         for segment in text.split('\n') {
-            if let Some(caps) = regex.captures(segment) {
+            if let Some(captures) = first_accepted(sig, regex, segment) {
                 examined.hits.push(Hit {
                     sig: s,
                     line: candidate.line,
                     last_line: candidate.line,
                     text: display(&cleaned),
-                    captures: named_captures(regex, &caps),
+                    captures,
                 });
                 break;
             }
@@ -923,6 +925,19 @@ fn record(hits: &mut SigHits, hit: Hit) {
     if hits.hits.len() < MAX_HITS_PER_SIG {
         hits.hits.push(hit);
     }
+}
+
+/// The captures of the first match of `sig` in `text` that satisfies its `when:`.
+fn first_accepted(sig: &Sig, regex: &SigRegex, text: &str) -> Option<Vec<(String, String)>> {
+    if sig.when.is_none() {
+        return regex
+            .captures(text)
+            .map(|caps| named_captures(regex, &caps));
+    }
+    regex
+        .captures_iter(text)
+        .map(|caps| named_captures(regex, &caps))
+        .find(|captures| sig.accepts(captures))
 }
 
 fn named_captures(regex: &SigRegex, caps: &SigMatch<'_>) -> Vec<(String, String)> {

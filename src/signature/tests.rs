@@ -381,3 +381,71 @@ fn digit_and_word_classes_are_ascii_as_in_re2() {
     assert!(!build_regex(r"^\w+$").unwrap().is_match("已杀死"));
     assert!(build_regex(r"^a\sb$").unwrap().is_match("a\u{3000}b"));
 }
+
+/// A signature with `when:` fires only on a match whose captures satisfy it: on one line (the
+/// first satisfying match counts, not just the first match), across a window, and in the
+/// fallback pass of patterns without a literal. A `when:` that reads a capture the pattern does
+/// not have, or is not a comparison, is a problem of that signature alone.
+#[test]
+fn a_condition_on_captures_decides_whether_a_match_is_a_hit() {
+    let mut library = library();
+    library.push(runbook(
+        "compare",
+        "high",
+        r#"  - id: used-above-total
+    pattern: 'used (?P<used>\d+) of (?P<total>\d+)'
+    when: used > total
+  - id: fewer-allocatable
+    pattern: 'capacity: (?P<capacity>\d+)\n[^\n]*\n\s*allocatable: (?P<allocatable>\d+)'
+    lines: 3
+    when: allocatable < capacity
+  - id: halved
+    pattern: '^(?P<a>[\d.]+) (?P<b>[\d.]+)$'
+    when: a < 0.5 * b
+  - id: reads-unknown
+    pattern: 'gpus (?P<n>\d+) ready'
+    when: n < m
+  - id: not-a-comparison
+    pattern: 'gpus (?P<n>\d+) gone'
+    when: n
+"#,
+    ));
+    let matcher = Matcher::new(&library, &[], &Default::default());
+    let problems: Vec<&str> = matcher
+        .engine
+        .problems
+        .iter()
+        .map(|p| p.message.as_str())
+        .collect();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(problems[0].contains("reads `m`, which the pattern does not capture"));
+    assert!(problems[1].contains("no comparison"));
+    let hits = |log: &str| -> Vec<(String, u64)> {
+        let report = matcher.match_bytes(log.as_bytes(), None);
+        let mut out: Vec<(String, u64)> = report
+            .causes
+            .iter()
+            .flat_map(|c| c.hits.iter().map(|h| (h.signature.clone(), h.line)))
+            .collect();
+        out.sort();
+        out
+    };
+    assert!(
+        hits("used 3 of 8\ncapacity: 8\nx\nallocatable: 8\n1.0 1.5\ngpus 3 ready\n").is_empty()
+    );
+    assert_eq!(
+        hits("used 3 of 8, used 9 of 8\nfiller\ncapacity: 8\nx\nallocatable: 6\n2.0 13.15\n"),
+        [
+            ("fewer-allocatable".to_string(), 3),
+            ("halved".to_string(), 6),
+            ("used-above-total".to_string(), 1)
+        ]
+    );
+    let report = matcher.match_bytes(b"used 3 of 8, used 9 of 8\n", None);
+    let hit = &report.causes[0].hits[0];
+    assert_eq!(
+        hit.captures.get("used").map(String::as_str),
+        Some("9"),
+        "the captures are those of the match that satisfied the condition"
+    );
+}

@@ -115,6 +115,7 @@ struct SignatureJson<'a> {
     explain: Option<&'a str>,
     lines: usize,
     weight: f64,
+    when: Option<&'a str>,
     examples: &'a [Example],
     counterexamples: &'a [String],
 }
@@ -137,6 +138,7 @@ pub async fn runbook(
             explain: s.explain.as_deref(),
             lines: s.lines,
             weight: s.weight,
+            when: s.when.as_deref(),
             examples: &s.examples,
             counterexamples: &s.counterexamples,
         })

@@ -203,6 +203,7 @@ pub async fn runbook(
             .map(|s| SignatureView {
                 id: s.id.clone(),
                 pattern: s.pattern.clone(),
+                when: s.when.clone().unwrap_or_default(),
                 explain: s.explain.clone().unwrap_or_default(),
                 lines: s.lines,
                 weight: if s.weight < 1.0 {

@@ -412,6 +412,8 @@ pub struct RunbooksPage {
 pub struct SignatureView {
     pub id: String,
     pub pattern: String,
+    /// The signature's `when:`, or empty.
+    pub when: String,
     pub explain: String,
     pub lines: usize,
     pub weight: String,

@@ -43,6 +43,16 @@ signatures:
     pattern: 'Driver/library'
   - id: huge
     pattern: '\p{L}{1000}\p{L}{1000}\p{L}{1000}'
+  - id: compares-unknown
+    pattern: 'gpus (?P<n>\d+) ready'
+    when: n < m
+  - id: compares-mapping
+    pattern: 'gpus (?P<n>\d+) gone'
+    when: {n: 3}
+  - id: compares-false
+    pattern: 'used (?P<used>\d+) of (?P<total>\d+)'
+    when: used > total
+    examples: ["used 3 of 8"]
 ---
 "#,
         )
@@ -63,6 +73,9 @@ signatures:
         "runbooks/bad-sigs.md:12: error: signature `wrong-capture`: counterexample 1 matches",
         "runbooks/mismatch.md:21: error: signature id `nvml-mismatch` is used twice",
         "runbooks/bad-sigs.md:21: error: signature `huge`: pattern cannot be compiled",
+        "runbooks/bad-sigs.md:23: error: signature `compares-unknown`: `when: n < m` reads `m`, which the pattern does not capture",
+        "runbooks/bad-sigs.md:28: error: signature `compares-mapping`: `when` must be one comparison",
+        "runbooks/bad-sigs.md:29: error: signature `compares-false`: example 1 does not match",
         "runbooks/binary.md:2: error: the file is not valid UTF-8",
         "incidents/2026-01-01-x.md:3: error: runbook `missing-runbook` does not exist",
         "incidents/2026-01-01-x.md:5: error: `resolved_at`",

@@ -296,11 +296,14 @@ fn loki_rules_of_this_repository_decide_every_example_in_re2() {
         .map(str::to_string)
         .collect();
     assert_eq!(cases.len() + warnings.len(), sigs.len());
-    let multi = sigs.values().filter(|s| s.lines > 1).count();
+    let multi = sigs
+        .values()
+        .filter(|s| s.lines > 1 || s.when.is_some())
+        .count();
     assert_eq!(
         warnings.len(),
         multi,
-        "only multi-line signatures are skipped: {warnings:#?}"
+        "only multi-line signatures and conditions on captures are skipped: {warnings:#?}"
     );
     let result = python(LINE_FILTER_RE2, &json!({"cases": cases}));
     assert_eq!(result["failures"], json!([]));
@@ -466,6 +469,11 @@ signatures:
   - id: plain
     pattern: 'all is fine here'
     examples: ["all is fine here"]
+  - id: compared
+    pattern: 'used (?P<used>\d+) of (?P<total>\d+)'
+    when: used > total
+    examples: ["used 9 of 8"]
+    counterexamples: ["used 3 of 8"]
 ---
 ## Fix
 None.
@@ -477,11 +485,16 @@ fn what_a_target_cannot_express_is_reported_and_left_out() {
     root.file("runbooks/awkward.md", AWKWARD);
     // Each target, the signatures it must leave out.
     for (format, skipped) in [
-        ("npd", vec!["unicode-letters"]),
-        ("loki", vec!["unicode-letters", "split-message"]),
+        ("npd", vec!["unicode-letters", "compared"]),
+        ("loki", vec!["unicode-letters", "split-message", "compared"]),
         (
             "sigma",
-            vec!["unicode-letters", "split-message", "inner-boundary"],
+            vec![
+                "unicode-letters",
+                "split-message",
+                "inner-boundary",
+                "compared",
+            ],
         ),
     ] {
         let out = root.lore(&["export", "--format", format], b"");
@@ -500,8 +513,18 @@ fn what_a_target_cannot_express_is_reported_and_left_out() {
                 "{line}"
             );
         }
+        assert!(
+            lines
+                .last()
+                .is_some_and(|l| l.contains(": a condition on its captures (when: used > total)")),
+            "{format}: {err}"
+        );
         let text = stdout(&out);
         assert!(!text.contains("Letter"), "{format}: never emitted broken");
+        assert!(
+            !text.contains("used (?P"),
+            "{format}: a condition is never dropped silently"
+        );
         assert!(
             text.contains("all is fine here"),
             "{format}: the rest is exported"
