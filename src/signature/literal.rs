@@ -9,6 +9,10 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 
 /// At most this many alternatives in one literal set: more and the set is too weak to be worth it.
 const MAX_SET: usize = 64;
+/// A pattern that is an alternation of phrases (an operator's retyped wordings) may keep this many:
+/// their union is as selective as its members, where falling back to each branch's small set
+/// picks a commonplace word (`nccl`) that sends every line of a busy log to a large regex.
+const MAX_UNION: usize = 256;
 /// Literals longer than this are truncated to a prefix (still required, since any prefix of a
 /// required string is required).
 const MAX_LEN: usize = 48;
@@ -71,7 +75,7 @@ pub fn required_literals(hir: &Hir) -> Option<Vec<Vec<u8>>> {
     let info = analyze(hir);
     let best = better(info.exact.and_then(normalize), info.required)?;
     let shortest = best.iter().map(Vec::len).min().unwrap_or(0);
-    (shortest >= MIN_USEFUL && best.len() <= MAX_SET).then_some(best)
+    (shortest >= MIN_USEFUL && best.len() <= MAX_UNION).then_some(best)
 }
 
 /// Further sets a match must also contain, besides the required set (each alone, since a
@@ -201,14 +205,18 @@ fn better(a: Option<Set>, b: Option<Set>) -> Option<Set> {
     }
 }
 
-fn normalize(mut set: Set) -> Option<Set> {
+fn normalize(set: Set) -> Option<Set> {
+    normalize_up_to(set, MAX_SET)
+}
+
+fn normalize_up_to(mut set: Set, max: usize) -> Option<Set> {
     for s in &mut set {
         s.truncate(MAX_LEN);
     }
     set.sort();
     set.dedup();
     // A set containing "" (or nothing) gives no information.
-    if set.is_empty() || set.iter().any(Vec::is_empty) || set.len() > MAX_SET {
+    if set.is_empty() || set.iter().any(Vec::is_empty) || set.len() > max {
         return None;
     }
     // If "abc" and "abcd" are both present, "abc" alone suffices.
@@ -339,7 +347,7 @@ fn analyze(hir: &Hir) -> Info {
                     .map(pick)
                     .collect::<Option<Vec<Set>>>()
                     .map(|sets| sets.concat())
-                    .and_then(normalize)
+                    .and_then(|set| normalize_up_to(set, MAX_UNION))
             };
             let required =
                 union(|i| better(i.exact.clone().and_then(normalize), i.required.clone()))
