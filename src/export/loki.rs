@@ -112,12 +112,7 @@ pub(super) fn export(runbooks: &[Runbook], options: &Options) -> Result<Export, 
         let url = runbook_url(&options.base_url, runbook);
         let mut rules = Vec::new();
         for sig in &runbook.signatures {
-            if let Some(when) = &sig.when {
-                skips.skip(
-                    runbook,
-                    sig,
-                    format!("a condition on its captures (when: {when}); a LogQL line filter cannot compare captured numbers"),
-                );
+            if skips.conditioned(runbook, sig, "a LogQL line filter") {
                 continue;
             }
             if sig.lines > 1 {

@@ -184,6 +184,25 @@ impl Skips {
         }
     }
 
+    /// Skips a signature with a `when:` (no target compares captured numbers); `target` names the
+    /// target's matcher. Whether it was skipped.
+    pub(crate) fn conditioned(
+        &mut self,
+        runbook: &Runbook,
+        sig: &SignatureSpec,
+        target: &str,
+    ) -> bool {
+        let Some(when) = &sig.when else {
+            return false;
+        };
+        self.skip(
+            runbook,
+            sig,
+            format!("a condition on its captures (when: {when}); {target} cannot compare captured numbers"),
+        );
+        true
+    }
+
     pub(crate) fn skip(&mut self, runbook: &Runbook, sig: &SignatureSpec, message: String) {
         self.list.push(Warning {
             path: runbook.path.display().to_string(),

@@ -119,12 +119,7 @@ pub(super) fn export(runbooks: &[Runbook], options: &Options) -> Result<Export, 
     for runbook in runbooks {
         let url = runbook_url(&options.base_url, runbook);
         for sig in &runbook.signatures {
-            if let Some(when) = &sig.when {
-                skips.skip(
-                    runbook,
-                    sig,
-                    format!("a condition on its captures (when: {when}); node-problem-detector's log monitor cannot compare captured numbers"),
-                );
+            if skips.conditioned(runbook, sig, "node-problem-detector's log monitor") {
                 continue;
             }
             let ast = match parse_portable(&sig.pattern) {
