@@ -559,10 +559,6 @@ impl<'e> Scanner<'e> {
         }
         let line_at = |offset: usize| starts.partition_point(|&s| s <= offset).saturating_sub(1);
         for caps in regex.captures_iter(&joined) {
-            let captures = named_captures(regex, &caps);
-            if !sig.accepts(&captures) {
-                continue;
-            }
             let m = caps.range();
             let first = line_at(m.start);
             let last = line_at(m.end.saturating_sub(1).max(m.start));
@@ -572,6 +568,10 @@ impl<'e> Scanner<'e> {
                 .get(&s)
                 .is_some_and(|&l| l >= first_no)
             {
+                continue;
+            }
+            let captures = named_captures(regex, &caps);
+            if !sig.accepts(&captures) {
                 continue;
             }
             self.last_window_start.insert(s, first_no);

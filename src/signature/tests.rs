@@ -441,6 +441,13 @@ fn a_condition_on_captures_decides_whether_a_match_is_a_hit() {
             ("used-above-total".to_string(), 1)
         ]
     );
+    // Pieces of any size give the same hits: a window waiting for its lines is judged once they
+    // arrive.
+    let log = b"used 3 of 8, used 9 of 8\nfiller\ncapacity: 8\nx\nallocatable: 6\n2.0 13.15\n";
+    let whole = scan(&matcher, log, 1 << 20, 1 << 20);
+    for chunk in [1, 2, 7, 16] {
+        assert_eq!(scan(&matcher, log, chunk, 1 << 20), whole, "chunk {chunk}");
+    }
     let report = matcher.match_bytes(b"used 3 of 8, used 9 of 8\n", None);
     let hit = &report.causes[0].hits[0];
     assert_eq!(
