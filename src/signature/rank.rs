@@ -2,7 +2,7 @@
 //! (weight, specificity, how many runbooks share a line, how often it matched) turned into a
 //! score, the causes sorted, then the second tier (similar causes) and past incidents attached.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::foreign;
 use super::report::{Cause, HitReport, Report, SimilarCause, SimilarLine, Stats, Unexplained};
@@ -62,6 +62,8 @@ impl Matcher {
             }
         }
         let mut evidence: BTreeMap<usize, (f64, u64, Vec<HitReport>)> = BTreeMap::new();
+        // Each signature's evidence, (runbook, evidence, signature), summed per runbook below.
+        let mut weighed: Vec<(usize, f64, usize)> = Vec::new();
         for (s, hits) in out.sigs.iter().enumerate() {
             if hits.count == 0 {
                 continue;
@@ -80,9 +82,9 @@ impl Matcher {
                 .sum::<f64>()
                 / hits.hits.len().max(1) as f64;
             let e = sig.weight * sig.specificity() * share * (1.0 + 0.3 * (hits.count as f64).ln());
+            weighed.push((sig.runbook, e, s));
             let info = &self.runbooks[sig.runbook];
             let entry = evidence.entry(sig.runbook).or_insert((0.0, 0, Vec::new()));
-            entry.0 += e;
             entry.1 += hits.count;
             for hit in &hits.hits {
                 let captures: BTreeMap<String, String> = hit.captures.iter().cloned().collect();
@@ -98,6 +100,25 @@ impl Matcher {
                     explain,
                 });
             }
+        }
+        // A line is evidence once per runbook: a signature all of whose hits are on lines a
+        // stronger signature of the same runbook already counted (a retyped wording matching the
+        // message it paraphrases) adds nothing.
+        weighed.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)).then(a.2.cmp(&b.2)));
+        let mut counted: HashSet<(usize, u64)> = HashSet::new();
+        for &(runbook, e, s) in &weighed {
+            let lines: Vec<u64> = out.sigs[s]
+                .hits
+                .iter()
+                .flat_map(|h| h.line..=h.last_line)
+                .collect();
+            let new_line = lines.iter().any(|&l| !counted.contains(&(runbook, l)));
+            if (new_line || lines.is_empty())
+                && let Some(entry) = evidence.get_mut(&runbook)
+            {
+                entry.0 += e;
+            }
+            counted.extend(lines.into_iter().map(|l| (runbook, l)));
         }
         let mut causes: Vec<Cause> = evidence
             .into_iter()
