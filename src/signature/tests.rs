@@ -456,3 +456,30 @@ fn a_condition_on_captures_decides_whether_a_match_is_a_hit() {
         "the captures are those of the match that satisfied the condition"
     );
 }
+
+/// A line is evidence once per runbook: a second signature of the same runbook on the same line
+/// (a retyped wording matching the message it paraphrases) does not raise the score; on a line of
+/// its own it does.
+#[test]
+fn a_line_counts_once_per_runbook() {
+    let one = vec![runbook(
+        "fm",
+        "high",
+        "  - id: fm-real\n    pattern: 'fabric manager service failed to start'\n",
+    )];
+    let two = vec![runbook(
+        "fm",
+        "high",
+        "  - id: fm-real\n    pattern: 'fabric manager service failed to start'\n  - id: fm-retyped\n    pattern: 'fabric manager (?:service )?failed'\n",
+    )];
+    let score = |library: &[Runbook], log: &[u8]| {
+        Matcher::new(library, &[], &Default::default())
+            .match_bytes(log, None)
+            .causes[0]
+            .score
+    };
+    let line = b"fabric manager service failed to start\n";
+    assert_eq!(score(&one, line), score(&two, line));
+    let lines = b"fabric manager service failed to start\nour fabric manager failed again\n";
+    assert!(score(&two, lines) > score(&one, lines));
+}
