@@ -448,6 +448,18 @@ impl Engine {
             }
         };
         for ((r, s, spec), (result, _)) in specs.into_iter().zip(analyzed) {
+            let analysis = match result {
+                Ok(analysis) => analysis,
+                Err((message, hint)) => {
+                    problems.push(CompileProblem {
+                        runbook: r,
+                        signature: s,
+                        message,
+                        hint: Some(hint.to_string()),
+                    });
+                    continue;
+                }
+            };
             let when = match spec
                 .when
                 .as_deref()
@@ -461,18 +473,6 @@ impl Engine {
                         signature: s,
                         message,
                         hint: Some(hint),
-                    });
-                    continue;
-                }
-            };
-            let analysis = match result {
-                Ok(analysis) => analysis,
-                Err((message, hint)) => {
-                    problems.push(CompileProblem {
-                        runbook: r,
-                        signature: s,
-                        message,
-                        hint: Some(hint.to_string()),
                     });
                     continue;
                 }

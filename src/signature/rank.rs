@@ -112,8 +112,7 @@ impl Matcher {
                 .iter()
                 .flat_map(|h| h.line..=h.last_line)
                 .collect();
-            let new_line = lines.iter().any(|&l| !counted.contains(&(runbook, l)));
-            if (new_line || lines.is_empty())
+            if lines.iter().any(|&l| !counted.contains(&(runbook, l)))
                 && let Some(entry) = evidence.get_mut(&runbook)
             {
                 entry.0 += e;
