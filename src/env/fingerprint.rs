@@ -2978,6 +2978,39 @@ fn plain_form(raw: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// The rows of an nvidia-smi table that lost its line breaks, as a table copied from a web page
+/// often does (`|===| | 0 NVIDIA B200 On | 00000000:51:00.0 Off | 0 | | N/A 27C P0 ...`): one row
+/// ends with `|` where the next begins with `|`. Each row keeps the line's number. Any other line
+/// is itself.
+fn table_rows(line: &str) -> TableRows<'_> {
+    let joined = (line.contains("NVIDIA-SMI") || line.contains("Bus-Id"))
+        && line.matches("| |").nth(1).is_some();
+    TableRows {
+        rest: Some(line),
+        joined,
+    }
+}
+
+struct TableRows<'a> {
+    rest: Option<&'a str>,
+    joined: bool,
+}
+
+impl<'a> Iterator for TableRows<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let rest = self.rest.take()?;
+        if self.joined
+            && let Some(at) = rest.find("| |")
+        {
+            self.rest = Some(&rest[at + 2..]);
+            return Some(&rest[..at + 1]);
+        }
+        Some(rest)
+    }
+}
+
 /// Pastes larger than this are read only in their first part: versions are printed at the start
 /// of what carries them, and a paste of megabytes of dmesg should not cost more than its scan.
 const MAX_SCAN: usize = 1 << 20;
@@ -3024,7 +3057,11 @@ pub fn of(paste: &[u8]) -> Fingerprint {
     // The line before, for PaddlePaddle's environment summary, whose "CUDA version:" is nvcc's
     // only when nvcc's "Build cuda_..." line follows it.
     let mut previous: (usize, &str) = (usize::MAX, "");
-    for (n, raw) in text.lines().enumerate() {
+    let lines = text
+        .lines()
+        .enumerate()
+        .flat_map(|(n, line)| table_rows(line).map(move |row| (n, row)));
+    for (n, raw) in lines {
         let whole_line = raw;
         let without_examples = without_template_examples(raw);
         let raw: &str = &without_examples;
@@ -4073,6 +4110,26 @@ mod tests {
         );
         assert_eq!(fp.get("gpu").unwrap().value, "A100-SXM4-80GB");
         assert!(fp.conflicts.is_empty(), "{:?}", fp.conflicts);
+    }
+
+    /// A table copied from a web page with its rows run together on one line is read row by row,
+    /// every field on that line.
+    #[test]
+    fn an_nvidia_smi_table_on_one_line() {
+        let paste = "the table:\n+------+ | NVIDIA-SMI 580.95.05 Driver Version: 580.95.05 CUDA Version: 13.0 | \
+|---+---| | GPU Name Persistence-M | Bus-Id Disp.A | Volatile Uncorr. ECC | |=====+=====| \
+| 0 NVIDIA B200 On | 00000000:51:00.0 Off | 0 | | N/A 27C P0 136W / 1000W | 0MiB / 183359MiB | \
+0% Default | | | | Disabled | +---+ | 1 NVIDIA B200 On | 00000000:52:00.0 Off | 0 |\n";
+        let fp = of(paste.as_bytes());
+        assert_eq!(fp.get("driver").unwrap().value, "580.95.05");
+        assert_eq!(fp.get("driver_cuda").unwrap().value, "13.0");
+        let gpu = fp.get("gpu").unwrap();
+        assert_eq!((gpu.value.as_str(), gpu.line), ("B200", 2));
+        assert!(fp.conflicts.is_empty(), "{:?}", fp.conflicts);
+        // A line is cut only where two or more rows were joined, and only an nvidia-smi table's.
+        assert_eq!(table_rows("x | | y | | NVIDIA-SMI").count(), 3);
+        assert_eq!(table_rows("NVIDIA-SMI | | only one").count(), 1);
+        assert_eq!(table_rows("a | | b | | c").count(), 1);
     }
 
     /// Rules compile when a line first needs them: every one must compile (in ASCII mode, where
