@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 /// Bump when literal extraction or the validity rules change: old caches are then ignored.
-const VERSION: &[u8] = b"lore-pattern-cache 5\n";
+const VERSION: &[u8] = b"lore-pattern-cache 6\n";
 const NO_LITERAL: u16 = u16::MAX;
 
 /// What the scan needs to know of a pattern's text: the literal set one of which every match

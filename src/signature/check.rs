@@ -61,6 +61,24 @@ pub fn check_signatures(runbooks: &[Runbook], engine: &Engine) -> Vec<Diagnostic
                 .with_hint("add a distinctive word the message always contains"),
             );
         }
+        if let Some(common) = super::ordinary::share(&sig.required, &sig.also)
+            && common.share >= super::ordinary::COMMONPLACE
+        {
+            out.push(
+                Diagnostic::warning(
+                    &runbook.path,
+                    spec.line,
+                    format!(
+                        "signature `{}`: its regex would run on {:.0}% of ordinary log lines: its literal `{}` is commonplace (as in {})",
+                        spec.id,
+                        100.0 * common.share,
+                        common.literal,
+                        preview(common.line)
+                    ),
+                )
+                .with_hint("matching a busy log slows down; build the pattern around a phrase only this message prints"),
+            );
+        }
         if spec.examples.is_empty() {
             out.push(
                 Diagnostic::warning(

@@ -105,6 +105,9 @@ pub struct Sig {
     literal_len: usize,
     /// Whether the pattern has a literal the prefilter can find.
     pub has_literal: bool,
+    /// The literals one of which every match contains (lowercase; empty: none), for `lore
+    /// check`'s measure of how often the regex would run on ordinary text.
+    pub required: Vec<Vec<u8>>,
     /// Further literal sets a matching line must contain one of each (lowercase; checked ignoring
     /// ASCII case before the regex is tried).
     pub also: Vec<Vec<Vec<u8>>>,
@@ -501,6 +504,7 @@ impl Engine {
                     .as_deref()
                     .map_or(0, |set| set.iter().map(Vec::len).min().unwrap_or(0)),
                 has_literal: literal.is_some(),
+                required: literal.clone().unwrap_or_default(),
                 // Windows are matched over several lines: their literals are checked there.
                 also: if spec.lines == 1 { also } else { Vec::new() },
                 when,

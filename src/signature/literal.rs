@@ -200,9 +200,17 @@ fn is_commonplace(literal: &[u8]) -> bool {
 
 fn better(a: Option<Set>, b: Option<Set>) -> Option<Set> {
     match (a, b) {
+        // A set the prefilter can use beats one it cannot (a member under `MIN_USEFUL`), however
+        // commonplace its words: picking `": "` over `"nvme "` would leave the pattern with no
+        // literal at all, tried on every line.
+        (Some(a), Some(b)) if usable(&a) != usable(&b) => Some(if usable(&a) { a } else { b }),
         (Some(a), Some(b)) => Some(if quality(&b) > quality(&a) { b } else { a }),
         (a, b) => a.or(b),
     }
+}
+
+fn usable(set: &Set) -> bool {
+    set.iter().all(|s| s.len() >= MIN_USEFUL)
 }
 
 fn normalize(set: Set) -> Option<Set> {
@@ -450,6 +458,16 @@ mod tests {
             .map(|s| String::from_utf8(s).unwrap())
             .collect();
         assert_eq!(got, expect, "for {pattern}");
+    }
+
+    /// Commonplace words still beat a run too short to search for: with `": "` chosen, the
+    /// pattern would have no literal and run on every line.
+    #[test]
+    fn a_usable_set_beats_one_too_short() {
+        check(
+            r"(?:mlx5_core|nvme) \S+: (?P<what>.+)",
+            &["mlx5_core ", "nvme "],
+        );
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod foreign;
 mod incidents;
 pub(crate) mod literal;
 pub mod normalize;
+pub mod ordinary;
 pub mod portable;
 mod prefilter;
 mod rank;

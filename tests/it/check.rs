@@ -88,6 +88,43 @@ signatures:
     );
 }
 
+/// A signature whose only literals are words ordinary logs carry would send a busy log's lines to
+/// its regex one by one: `lore check` says so (a warning: the library still loads and matches).
+#[test]
+fn a_signature_on_commonplace_words_is_a_warning() {
+    let root = good_root();
+    root.file(
+        "runbooks/bridge.md",
+        r#"---
+title: A bridge port that left forwarding
+severity: low
+signatures:
+  - id: bridge-port-state
+    pattern: 'docker0: port \d+\((?P<veth>\w+)\) entered (?P<state>\w+) state'
+    examples: ["docker0: port 3(veth1a2b3c4) entered disabled state"]
+  - id: bridge-port-flapping
+    pattern: 'docker0: port \d+\((?P<veth>\w+)\) entered disabled state .* flapping'
+    examples: ["docker0: port 3(veth1a2b3c4) entered disabled state after 3 changes: flapping"]
+---
+"#,
+    );
+    let out = root.lore(&["check"], b"");
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let warning = text
+        .lines()
+        .find(|l| l.contains("bridge-port-state"))
+        .unwrap_or_else(|| panic!("no warning in:\n{text}"));
+    assert!(
+        warning.starts_with("runbooks/bridge.md:5: warning:"),
+        "{warning}"
+    );
+    assert!(warning.contains("of ordinary log lines"), "{warning}");
+    assert!(warning.contains("docker0: port"), "{warning}");
+    // A second required phrase that ordinary lines lack makes the same literal selective.
+    assert!(!text.contains("bridge-port-flapping"), "{text}");
+}
+
 #[test]
 fn json_output() {
     let root = good_root();
