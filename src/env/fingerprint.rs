@@ -292,7 +292,7 @@ struct Rule {
     pattern: String,
     /// Literals one of which a matching line holds (lowercase), from the same analysis the
     /// signatures use; `None` when the pattern has none.
-    needles: Option<Vec<memchr::memmem::Finder<'static>>>,
+    needles: Option<Vec<Vec<u8>>>,
     /// Compiled when a line first needs it: most pastes need few of the rules.
     re: std::sync::OnceLock<LineRegex>,
     field: &'static str,
@@ -337,12 +337,72 @@ impl LineRegex {
     }
 }
 
+/// Every rule's needles in one automaton (over lowercased lines), with the rules each needle
+/// belongs to: one pass over a line tells which rules it may match, where asking each rule's
+/// needles in turn was a few hundred searches a line and half of a dense paste's time.
+struct NeedleIndex {
+    automaton: aho_corasick::AhoCorasick,
+    /// Needle (pattern id) → the rules holding it.
+    rules_of: Vec<Vec<usize>>,
+    /// Rules without needles: tried on every line that reaches them.
+    always: Vec<usize>,
+}
+
+static NEEDLE_INDEX: LazyLock<NeedleIndex> = LazyLock::new(|| {
+    let mut needles: Vec<&[u8]> = Vec::new();
+    let mut rules_of: Vec<Vec<usize>> = Vec::new();
+    let mut always = Vec::new();
+    for (i, rule) in RULES.iter().enumerate() {
+        let Some(set) = &rule.needles else {
+            always.push(i);
+            continue;
+        };
+        for needle in set {
+            match needles.iter().position(|n| *n == needle.as_slice()) {
+                Some(at) => rules_of[at].push(i),
+                None => {
+                    needles.push(needle);
+                    rules_of.push(vec![i]);
+                }
+            }
+        }
+    }
+    NeedleIndex {
+        automaton: aho_corasick::AhoCorasick::builder()
+            .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
+            .build(&needles)
+            .expect("the needles build"),
+        rules_of,
+        always,
+    }
+});
+
+impl NeedleIndex {
+    /// Marks in `held` (one flag per rule, cleared first) the rules whose needles occur in any
+    /// of `texts` (lowercased), and those without needles.
+    fn mark(&self, texts: &[&[u8]], held: &mut Vec<bool>) {
+        held.clear();
+        held.resize(RULES.len(), false);
+        for &i in &self.always {
+            held[i] = true;
+        }
+        for text in texts {
+            for m in self.automaton.find_overlapping_iter(*text) {
+                for &i in &self.rules_of[m.pattern().as_usize()] {
+                    held[i] = true;
+                }
+            }
+        }
+    }
+}
+
 /// Compiles every rule now (each is otherwise compiled when a line first needs it). A caller
 /// with a core to spare runs this beside [`of`]: a paste dense with versions needs many of the
 /// rules, and the two threads then share their compilation (a rule being compiled by one is
 /// waited for, not compiled again, by the other).
 pub fn warm() {
     LazyLock::force(&ANCHORS);
+    LazyLock::force(&NEEDLE_INDEX);
     for rule in RULES.iter() {
         rule.re();
     }
@@ -395,11 +455,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             .replace("[:：=]", "(?::|：|=)")
             .replace("[:：]", "(?::|：)")
             .replace("[x×]", "(?:x|×)");
-        let needles = needles_of(&pattern).map(|set| {
-            set.iter()
-                .map(|n| memchr::memmem::Finder::new(n).into_owned())
-                .collect()
-        });
+        let needles = needles_of(&pattern);
         Rule {
             pattern,
             needles,
@@ -2737,6 +2793,16 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
 /// Messages that state a broken rule themselves, without a number: NVML finds the library and
 /// the loaded module at different versions; the driver's JIT cannot read PTX that a newer CUDA
 /// wrote. (words, field, what printed it)
+/// The words of [`STATEMENTS`] in one automaton: a line is searched once for all of them (each
+/// statement is read at its first occurrence, as `str::find` would), where one search each cost
+/// a fifth of the fields' time on a dense paste.
+static STATEMENT_WORDS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+    aho_corasick::AhoCorasick::builder()
+        .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
+        .build(STATEMENTS.iter().map(|(words, _, _)| words))
+        .expect("the statements build")
+});
+
 const STATEMENTS: &[(&str, &str, &str)] = &[
     // FlashAttention's kernels refusing a GPU below their floor (flash_api.cpp's check).
     (
@@ -3057,6 +3123,8 @@ pub fn of(paste: &[u8]) -> Fingerprint {
     // The line before, for PaddlePaddle's environment summary, whose "CUDA version:" is nvcc's
     // only when nvcc's "Build cuda_..." line follows it.
     let mut previous: (usize, &str) = (usize::MAX, "");
+    // Which rules a line may match (see `NeedleIndex`), reused from line to line.
+    let mut held: Vec<bool> = Vec::with_capacity(RULES.len());
     let lines = text
         .lines()
         .enumerate()
@@ -3267,9 +3335,12 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             );
         }
         // Messages that carry no number but state a broken rule.
-        for (words, field, source) in STATEMENTS {
-            if let Some(at) = raw.find(words) {
-                fp.add(field, &raw[at..at + words.len()], n as u64 + 1, source);
+        let mut stated = [false; STATEMENTS.len()];
+        for m in STATEMENT_WORDS.find_overlapping_iter(raw) {
+            let i = m.pattern().as_usize();
+            if !std::mem::replace(&mut stated[i], true) {
+                let (_, field, source) = STATEMENTS[i];
+                fp.add(field, &raw[m.range()], n as u64 + 1, source);
             }
         }
         // A list's OS item (`- OS: Gentoo Linux`, `- **Host OS**: Ubuntu 22.04`, `Distribution:
@@ -3305,21 +3376,19 @@ pub fn of(paste: &[u8]) -> Fingerprint {
         let plain = plain_form(raw);
         let marked = raw.contains("**") || raw.contains('`');
         let lower = raw.to_ascii_lowercase();
-        // The plain form too: emphasis can split a key from its colon (`**Python**: 3.12`).
-        let plain_lower = (plain.len() != raw.len()).then(|| plain.to_ascii_lowercase());
-        let holds = |rule: &Rule| {
-            rule.needles.as_ref().is_none_or(|set| {
-                set.iter().any(|n| {
-                    n.find(lower.as_bytes()).is_some()
-                        || plain_lower
-                            .as_ref()
-                            .is_some_and(|p| n.find(p.as_bytes()).is_some())
-                })
-            })
-        };
+        // The plain form too where it was rewritten: emphasis can split a key from its colon
+        // (`**Python**: 3.12`). A form only trimmed of its marks is part of the line.
+        let plain_lower =
+            matches!(plain, std::borrow::Cow::Owned(_)).then(|| plain.to_ascii_lowercase());
+        match &plain_lower {
+            Some(p) => NEEDLE_INDEX.mark(&[lower.as_bytes(), p.as_bytes()], &mut held),
+            None => NEEDLE_INDEX.mark(&[lower.as_bytes()], &mut held),
+        }
         for rule in RULES
             .iter()
-            .filter(|r| (!digitless || WORD_FIELDS.contains(&r.field)) && holds(r))
+            .zip(&held)
+            .filter(|&(r, &held)| held && (!digitless || WORD_FIELDS.contains(&r.field)))
+            .map(|(r, _)| r)
         {
             // The line without a log prefix, without list marks and emphasis, and as it is;
             // emphasis first where there is some, since it can split a value
@@ -4110,6 +4179,28 @@ mod tests {
         );
         assert_eq!(fp.get("gpu").unwrap().value, "A100-SXM4-80GB");
         assert!(fp.conflicts.is_empty(), "{:?}", fp.conflicts);
+    }
+
+    /// One pass of the needle index marks exactly the rules one of whose needles a line holds
+    /// (and the rules without needles), as asking each rule's needles in turn did.
+    #[test]
+    fn the_needle_index_marks_the_rules_each_line_may_match() {
+        let sample = include_str!("../signature/ordinary.log");
+        let extra = "collect_env: cuda used to build pytorch: 12.1\n\
+            - **python**: 3.12\nnvidia-smi 535.129.03 driver version: 535.129.03 cuda version: 12.2\n\
+            paddlepaddle-gpu 2.6.1.post120\nlibcudnn8 8.9.7.29-1+cuda12.2\n显卡驱动版本 535";
+        let mut held = Vec::new();
+        for line in sample.lines().chain(extra.lines()) {
+            let lower = line.to_ascii_lowercase();
+            NEEDLE_INDEX.mark(&[lower.as_bytes()], &mut held);
+            for (i, rule) in RULES.iter().enumerate() {
+                let expected = rule.needles.as_ref().is_none_or(|set| {
+                    set.iter()
+                        .any(|n| memchr::memmem::find(lower.as_bytes(), n).is_some())
+                });
+                assert_eq!(held[i], expected, "rule {:?} on {line:?}", rule.pattern);
+            }
+        }
     }
 
     /// A table copied from a web page with its rows run together on one line is read row by row,
