@@ -51,7 +51,7 @@ pub fn check_signatures(runbooks: &[Runbook], engine: &Engine) -> Vec<Diagnostic
             ));
             continue;
         }
-        if !sig.has_literal {
+        if !sig.has_literal() {
             out.push(
                 Diagnostic::warning(
                     &runbook.path,

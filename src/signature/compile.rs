@@ -101,12 +101,9 @@ pub struct Sig {
     pub pattern: String,
     pub lines: usize,
     pub weight: f64,
-    /// The length of the shortest required literal (0: none), for [`Sig::specificity`].
-    literal_len: usize,
-    /// Whether the pattern has a literal the prefilter can find.
-    pub has_literal: bool,
-    /// The literals one of which every match contains (lowercase; empty: none), for `lore
-    /// check`'s measure of how often the regex would run on ordinary text.
+    /// The literals one of which every match contains (lowercase; empty: none, the pattern is
+    /// tried on every line): its specificity, and `lore check`'s measure of how often the regex
+    /// would run on ordinary text.
     pub required: Vec<Vec<u8>>,
     /// Further literal sets a matching line must contain one of each (lowercase; checked ignoring
     /// ASCII case before the regex is tried).
@@ -127,7 +124,13 @@ impl Sig {
     /// In [0.5, 1]: how specific the pattern is (long literal text counts more than
     /// wildcards). Worked out when a ranking asks, for the few signatures that matched.
     pub fn specificity(&self) -> f64 {
-        specificity(&self.pattern, self.literal_len)
+        let shortest = self.required.iter().map(Vec::len).min().unwrap_or(0);
+        specificity(&self.pattern, shortest)
+    }
+
+    /// Whether the pattern has a literal the prefilter can find.
+    pub fn has_literal(&self) -> bool {
+        !self.required.is_empty()
     }
 
     /// Whether one match's captures satisfy the signature's `when:` (always, without one).
@@ -500,11 +503,7 @@ impl Engine {
                 pattern: spec.pattern.clone(),
                 lines: spec.lines,
                 weight: spec.weight,
-                literal_len: literal
-                    .as_deref()
-                    .map_or(0, |set| set.iter().map(Vec::len).min().unwrap_or(0)),
-                has_literal: literal.is_some(),
-                required: literal.clone().unwrap_or_default(),
+                required: literal.unwrap_or_default(),
                 // Windows are matched over several lines: their literals are checked there.
                 also: if spec.lines == 1 { also } else { Vec::new() },
                 when,
