@@ -46,13 +46,14 @@ impl Fingerprint {
         if !(field == "gpu" && value.ends_with("...")) {
             value = value.trim_end_matches(['.', ',', ':']).trim_end();
         }
-        if field == "gpu" {
+        let value = if field == "gpu" {
             match gpu_name(value) {
-                Some(name) => value = name,
+                Some(name) => name.into_owned(),
                 None => return,
             }
-        }
-        let value = value.to_string();
+        } else {
+            value.to_string()
+        };
         if value.is_empty() {
             return;
         }
@@ -149,7 +150,7 @@ impl Fingerprint {
 /// A GPU's name as a model: without what tools and people write around it (the word "GPU", a
 /// sentence before the vendor's name, the memory, the chip's code, the vendor's name). `None`
 /// when what is left names no model.
-fn gpu_name(mut value: &str) -> Option<&str> {
+fn gpu_name(mut value: &str) -> Option<std::borrow::Cow<'_, str>> {
     // "Tesla V100-PCIE-32GB GPU": the word is not part of the name, except in a laptop
     // part's ("GeForce RTX 3060 Laptop GPU" is what NVIDIA calls it).
     if !value.ends_with(" Laptop GPU") {
@@ -179,6 +180,11 @@ fn gpu_name(mut value: &str) -> Option<&str> {
     {
         value = name.trim_end();
     }
+    // "VIDIA GeForce RTX 5090 with CUDA capability ...": a copy that lost the line's first
+    // letter still names the vendor.
+    if let Some(rest) = value.strip_prefix("VIDIA ") {
+        value = rest;
+    }
     // "Nvidia GeForce GTX TITAN X" as typed: the vendor's name is not the model's.
     if value.len() > 7
         && value
@@ -196,7 +202,14 @@ fn gpu_name(mut value: &str) -> Option<&str> {
     {
         return None;
     }
-    Some(value)
+    // A mobile part written apart from its number ("GTX 860 M") is the part ("GTX 860M"), not
+    // the desktop board of the same number.
+    if let Some(number) = value.strip_suffix(" M")
+        && number.ends_with(|c: char| c.is_ascii_digit())
+    {
+        return Some(std::borrow::Cow::Owned(format!("{number}M")));
+    }
+    Some(std::borrow::Cow::Borrowed(value))
 }
 
 /// TensorFlow naming the CUDA runtime it loaded: TensorFlow's own, which another framework in
@@ -1691,10 +1704,11 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "lspci",
         ),
         // A GPU's name written in a sentence or a list (`2xRTX 5000 16GB`, `a Tesla P100, but`,
-        // `RTX2060`): the model as written, yielding to any tool's printing of it (see
+        // `RTX2060`, a mobile part's `GTX 860M` or `GTX 860 M`, `GTX TITAN X`, which is not the
+        // Pascal TITAN X): the model as written, yielding to any tool's printing of it (see
         // `source_rank`).
         rule(
-            r"(?:^|[^A-Za-z0-9_]|\d[x×])(?:(?i:nvidia)\s+)?(?P<v>(?:GeForce\s+)?(?i:RTX|GTX|MX)\s?A?\d{3,4}(?:\s?(?:Ti|TI|ti|SUPER|Super|D)\b)?(?:\s(?:Laptop GPU|Mobile|with Max-Q Design|Max-Q|Ada Generation))?|GeForce\s+(?:GT\s)?\d{3,4}(?:MX?|\s?(?:Ti|SUPER|Super)\b)?|GRID\s[KM]\d{1,3}[A-Za-z]?|(?:GeForce\s+GTX\s+)?(?:TITAN|Titan)\s(?:RTX|Xp|X|V)(?:\s\(Pascal\))?|Tesla\s[KMPVTA]\d{1,3}[A-Za-z]?(?:-\w+)*|Quadro\s(?:RTX\s)?[A-Z]?\d{3,4}[A-Za-z]?)(?:[^A-Za-z0-9_]|$)",
+            r"(?:^|[^A-Za-z0-9_]|\d[x×])(?:(?i:nvidia)\s+)?(?P<v>(?:GeForce\s+)?(?i:RTX|GTX|MX)\s?A?\d{3,4}(?:M\b|\sM\s*$|\s?(?:Ti|TI|ti|SUPER|Super|D)\b)?(?:\s(?:Laptop GPU|Mobile|with Max-Q Design|Max-Q|Ada Generation))?|GeForce\s+(?:GT\s)?\d{3,4}(?:MX?|\s?(?:Ti|SUPER|Super)\b)?|GRID\s[KM]\d{1,3}[A-Za-z]?|(?:(?:GeForce\s+)?GTX\s+)?(?:TITAN|Titan)\s(?:RTX|Xp|X|V)(?:\s\(Pascal\))?|Tesla\s[KMPVTA]\d{1,3}[A-Za-z]?(?:-\w+)*|Quadro\s(?:RTX\s)?[A-Z]?\d{3,4}[A-Za-z]?)(?:[^A-Za-z0-9_]|$)",
             "gpu",
             "text",
         ),
@@ -3545,6 +3559,7 @@ const CC_BY_NAME: &[(&str, &str)] = &[
     ("gtx 965m", "5.2"),
     ("gtx 960m", "5.0"),
     ("gtx 950m", "5.0"),
+    ("gtx 860m", "5.0"),
     ("gtx 850m", "5.0"),
     ("m60", "5.2"),
     ("m40", "5.2"),
@@ -5229,6 +5244,17 @@ mod tests {
             ("RTX2060\n", "gpu", "RTX2060"),
             ("- 2xRTX 5000 16GB with nvlink\n", "gpu", "RTX 5000"),
             ("- nVidia GT 720M\n", "gpu", "GT 720M"),
+            // A mobile part is itself, written with its M together or apart; the Maxwell GTX
+            // TITAN X keeps its series; a copy that lost its first letter still names a GPU.
+            ("Nvidia GTX 860 M \n", "gpu", "GTX 860M"),
+            ("on a GTX 980M laptop\n", "gpu", "GTX 980M"),
+            ("an RTX 3080 M.2 SSD\n", "gpu", "RTX 3080"),
+            ("I'm using GTX TITAN X GPU (12GB).\n", "gpu", "GTX TITAN X"),
+            (
+                "VIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n",
+                "gpu",
+                "GeForce RTX 5090",
+            ),
             // Typed in lower case, or with "TI" in capitals.
             ("GPU gtx 1070\n", "gpu", "gtx 1070"),
             ("### GPU Name\n\nRTX5070TI\n", "gpu", "RTX5070TI"),
@@ -5943,6 +5969,8 @@ gpu-a100-23:48121:48121 [0] NCCL INFO NCCL version 2.14.3+cuda11.7\n";
         // Written together or apart, with a suffix: one model.
         assert_eq!(cc_of_gpu("RTX2060"), Some("7.5"));
         assert_eq!(cc_of_gpu("RTX 3070Ti"), Some("8.6"));
+        assert_eq!(cc_of_gpu("GTX 860M"), Some("5.0"));
+        assert_eq!(cc_of_gpu("GTX TITAN X"), Some("5.2"));
         assert_eq!(cc_of_gpu("RTX 4090D"), Some("8.9"));
         assert_eq!(cc_of_gpu("GeForce GTX 1070 Mobile"), Some("6.1"));
         // Two TITAN X: Maxwell's and Pascal's.
