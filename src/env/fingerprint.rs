@@ -1558,9 +1558,21 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "os_text",
             "text",
         ),
-        // Python's release in a sentence ("Python 3.11.3 on Ubuntu"), used only when nothing else
-        // names it.
-        rule(r"\bPython (?P<v>3\.\d{1,2}\.\d{1,2})\b", "python_text", "text"),
+        // Python's release in a sentence ("Python 3.11.3 on Ubuntu", "on python 3.6.8"), or
+        // written the ways people and tools name the interpreter ("python3.8" as a command or in
+        // a path, "Python version 3.10", "Python: ver 3.9", "python版本是3.7",
+        // `PYTHON_VERSION=3.10.12`), used only when nothing else names it. A bare "Python 3.8"
+        // is left alone: in a sentence it is as often what a project requires.
+        rule(
+            r"(?i)\bpython (?P<v>[23]\.\d{1,2}\.\d{1,2})\b",
+            "python_text",
+            "text",
+        ),
+        rule(
+            r"(?i)\bpython(?:\s?version\s*(?:is\s*|:\s*)?|版本(?:是|为)?\s*[:：]?\s*|\s?:\s*ver(?:sion)?\.?\s*|_version\s*=\s*)?(?P<v>[23]\.\d{1,2}(?:\.\d{1,2})?)\b",
+            "python_text",
+            "text",
+        ),
         // Versions named in a sentence or a loose list, in English or Chinese ("cuda版本为11.2,
         // cudnn版本为8.2.0", "installed Cuda Toolkit 11.2.1 and cuDNN v8.1.1.33", "cuda 9.2
         // nvidia driver: 396.26"): each used only when nothing else names its field (see
@@ -5318,6 +5330,17 @@ mod tests {
             ("- nVidia GT 720M\n", "gpu", "GT 720M"),
             // A mobile part is itself, written with its M together or apart; the Maxwell GTX
             // TITAN X keeps its series; a copy that lost its first letter still names a GPU.
+            // Python named as people and tools write it; a requirement is not a reading.
+            ("python3.8\n", "python", "3.8"),
+            ("- Python version 3.10\n", "python", "3.10"),
+            ("python版本是3.7\n", "python", "3.7"),
+            ("1. Python: ver 3.9\n", "python", "3.9"),
+            ("PYTHON_VERSION=3.10.12\n", "python", "3.10.12"),
+            (
+                "Using pytorch version 1.0.0 on python 3.6.8 on a machine\n",
+                "python",
+                "3.6.8",
+            ),
             ("Nvidia GTX 860 M \n", "gpu", "GTX 860M"),
             ("on a GTX 980M laptop\n", "gpu", "GTX 980M"),
             ("an RTX 3080 M.2 SSD\n", "gpu", "RTX 3080"),
@@ -5910,6 +5933,12 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         assert_eq!(value(&info, "gpu"), "GeForce RTX 2080 Ti");
         // One space after the colon is someone else's CUDA version (torch.version.cuda).
         assert!(of(b"CUDA version: 12.8\n").get("driver_cuda").is_none());
+        // What a project asks of Python is no Python the paste ran.
+        assert!(
+            of(b"This project requires Python 3.8 or later\n")
+                .get("python")
+                .is_none()
+        );
 
         let xml = of(b"        <driver_version>390.157</driver_version>\n                <product_name>GeForce 410M</product_name>\n");
         assert_eq!(value(&xml, "driver"), "390.157");
