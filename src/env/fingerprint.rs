@@ -124,6 +124,17 @@ impl Fingerprint {
                     self.fields.insert(field.to_string(), new);
                 }
             }
+            // WSL's form names the Linux distribution the programs run in, and `ver` the Windows
+            // that hosts it: two systems, not two readings of one. The distribution is shown.
+            Some(old)
+                if field == "os"
+                    && [old.source, new.source].contains(&"ver")
+                    && [old.source, new.source].contains(&"WSL issue form") =>
+            {
+                if new.source == "WSL issue form" {
+                    self.fields.insert(field.to_string(), new);
+                }
+            }
             // Two values from different sources: both are listed as a conflict, and the field
             // shows the one a tool printed rather than one a person wrote (PaddlePaddle's
             // "Runtime API Version: 10.2" over a list's "CUDA: 11.1"), else the first.
@@ -1553,8 +1564,9 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // A distribution and its release in a sentence ("on Debian 12", "an Ubuntu 22.04
         // system"): kept apart and used only when nothing else names the OS (see `derive`). An
         // Ubuntu release is YY.04 or YY.10: gcc's "(Ubuntu 11.2.0-19ubuntu1)" names a compiler.
+        // Written together too (`centos7`, `ubuntu18.04`), and Debian by its codename.
         rule(
-            r"(?i)\b(?P<v>(?:Ubuntu(?: Server)? \d{2}\.(?:04|10)(?:\.\d+)?|(?:Debian|Fedora|CentOS(?: Linux)?|CentOS Stream|Rocky Linux|AlmaLinux|Red Hat Enterprise Linux|RHEL|openSUSE(?: Leap)?|SLES|Linux Mint|Pop!_OS) \d+(?:\.\d+)*|Windows (?:1[01]|7|8\.1|Server 20\d\d))(?: LTS)?)\b",
+            r"(?i)\b(?P<v>(?:Ubuntu(?: Server)? ?\d{2}\.(?:04|10)(?:\.\d+)?|(?:Debian|Fedora|CentOS Stream|Rocky Linux|AlmaLinux|Red Hat Enterprise Linux|RHEL|openSUSE(?: Leap)?|SLES|Linux Mint|Pop!_OS) \d+(?:\.\d+)*|CentOS(?: Linux)? ?\d+(?:\.\d+)*|Debian (?:jessie|stretch|buster|bullseye|bookworm|trixie)|Arch Linux|Windows (?:1[01]|7|8\.1|Server 20\d\d))(?: LTS)?)\b",
             "os_text",
             "text",
         ),
@@ -5330,6 +5342,17 @@ mod tests {
             ("- nVidia GT 720M\n", "gpu", "GT 720M"),
             // A mobile part is itself, written with its M together or apart; the Maxwell GTX
             // TITAN X keeps its series; a copy that lost its first letter still names a GPU.
+            // An OS written together with its release, or Debian by its codename.
+            ("centos7\n", "os", "centos7"),
+            ("- Host Debian buster\n", "os", "Debian buster"),
+            ("arch linux (latest)\n", "os", "arch linux"),
+            ("ubuntu18.04, cuda 10.2\n", "os", "ubuntu18.04"),
+            // WSL's form: the distribution the programs run in, not the Windows hosting it.
+            (
+                "### Version\n\nMicrosoft Windows [Version 10.0.22000.318]\n\n### Distro Version\n\nUbuntu 20.04\n",
+                "os",
+                "Ubuntu 20.04",
+            ),
             // Python named as people and tools write it; a requirement is not a reading.
             ("python3.8\n", "python", "3.8"),
             ("- Python version 3.10\n", "python", "3.10"),
