@@ -2418,6 +2418,20 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "torch_text",
             "text",
         ),
+        // PyTorch's release named in a sentence or a loose list (`using pytorch version 1.0.0`,
+        // `torch1.4.0`, `pytorch 0.4.1_cuda9.2`), or its major and minor as a key's answer
+        // (`pytorch=1.7`, `Pytorch: ver 1.9`, `pytorch version 1.3`): used only when nothing else
+        // names the framework. A bare `pytorch 1.3` is left alone (as often what a project needs).
+        rule(
+            r"(?i)\b(?:py)?torch(?:\s?version)?\s?(?:[=:]\s*(?:ver(?:sion)?\.?\s*)?)?v?(?P<v>[012]\.\d+\.\d+(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[\w.]+)?)(?:\b|_)",
+            "torch_text",
+            "text",
+        ),
+        rule(
+            r"(?i)\b(?:py)?torch(?:\s?version\s*|\s*[=:]\s*(?:ver(?:sion)?\.?\s*)?)(?P<v>[012]\.\d+)(?:$|[^.\d]|\.(?:$|\D))",
+            "torch_text",
+            "text",
+        ),
         // "I have installed cuda 9.1" in a sentence: the toolkit a user installed.
         rule(
             r"(?i)\binstalled cuda(?: toolkit)? v?(?P<v>\d+\.\d+(?:\.\d+)?)\b",
@@ -5353,6 +5367,32 @@ mod tests {
                 "os",
                 "Ubuntu 20.04",
             ),
+            // PyTorch named in a sentence or a loose list.
+            (
+                "Using pytorch version 1.0.0 on python 3.6.8\n",
+                "framework",
+                "torch 1.0.0",
+            ),
+            (
+                "cuda10.1 torch1.4.0 torchvision0.5.0\n",
+                "framework",
+                "torch 1.4.0",
+            ),
+            (
+                "pytorch 0.4.1_cuda9.2_cudnn7.1.4\n",
+                "framework",
+                "torch 0.4.1",
+            ),
+            (
+                "gtx3090，cuda=11.0，pytorch=1.7的环境下\n",
+                "framework",
+                "torch 1.7",
+            ),
+            (
+                "2. Pytorch: ver 1.9, with cuda 11.1\n",
+                "framework",
+                "torch 1.9",
+            ),
             // Python named as people and tools write it; a requirement is not a reading.
             ("python3.8\n", "python", "3.8"),
             ("- Python version 3.10\n", "python", "3.10"),
@@ -5956,6 +5996,13 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         assert_eq!(value(&info, "gpu"), "GeForce RTX 2080 Ti");
         // One space after the colon is someone else's CUDA version (torch.version.cuda).
         assert!(of(b"CUDA version: 12.8\n").get("driver_cuda").is_none());
+        // Nor is a PyTorch named bare, or with a bound, one the paste ran.
+        for said in [
+            "installed pytorch 1.3 with conda\n",
+            "requires torch>=1.8\n",
+        ] {
+            assert!(of(said.as_bytes()).get("framework").is_none(), "{said}");
+        }
         // What a project asks of Python is no Python the paste ran.
         assert!(
             of(b"This project requires Python 3.8 or later\n")
