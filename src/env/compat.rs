@@ -86,6 +86,21 @@ pub fn evaluate(
     let row = row_for(&rule.rows, &key_value)?;
     let min = row.min.clone().unwrap_or_default();
     let max = row.max.clone().unwrap_or_default();
+    // A driver held against a branch (`max: "470"`, R470) is held by its branch: its major
+    // number rounded down to the branch grid of fives. Windows numbers a branch's later releases
+    // past the branch (R470's Kepler updates are 471 to 474, R580's are 581 and 582, R390's 391),
+    // which the bare number would take for a later branch.
+    let branch = |v: &str, m: &str| match (of.as_str(), m.contains('.')) {
+        ("driver" | "kernel_module", false) => v
+            .split('.')
+            .next()
+            .and_then(|major| major.parse::<u32>().ok())
+            .map_or_else(
+                || at_precision_of(v, m),
+                |major| (major - major % 5).to_string(),
+            ),
+        _ => at_precision_of(v, m),
+    };
     let within = |v: &str| {
         row.min
             .as_deref()
@@ -93,7 +108,7 @@ pub fn evaluate(
             && row
                 .max
                 .as_deref()
-                .is_none_or(|m| compare_versions(&at_precision_of(v, m), m) != Ordering::Greater)
+                .is_none_or(|m| compare_versions(&branch(v, m), m) != Ordering::Greater)
     };
     let holds = match rule.kind {
         RuleKind::MinimumVersion | RuleKind::Range => within(&value),
@@ -132,6 +147,9 @@ pub fn evaluate(
             RuleKind::Range => {
                 let range = match (min.is_empty(), max.is_empty()) {
                     (false, true) => format!("{min} or later"),
+                    (true, false) if branch(&value, &max) != at_precision_of(&value, &max) => {
+                        format!("on branch R{max} or earlier")
+                    }
                     (true, false) => format!("{max} or earlier"),
                     _ if min == max => format!("{min}.x"),
                     _ => format!("within {min} to {max}"),

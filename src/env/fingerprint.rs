@@ -2432,6 +2432,15 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "torch_text",
             "text",
         ),
+        // The driver named in a sentence (`a NVIDIA graphics driver of 535.129.03`, `the latest
+        // NVIDIA drivers (version: 576.57)`, `driver container 580.126.20`): used only when
+        // nothing else names it. A bound is no reading (`drivers to 531.61 or newer`, `driver
+        // >= 525.60.13`): those forms match first and take no value.
+        rule(
+            r"(?i)\bdrivers?\b(?:\s+(?:to|>=?|at least|of at least)\s+\d{3}\.\d+(?:\.\d+)?|[\sA-Za-z():,]{0,60}?\b(?:\d{3}\.\d{2,3}(?:\.\d{2})?\s*(?:\+|or (?:newer|later|above|higher|greater))|(?P<v>\d{3}\.\d{2,3}(?:\.\d{2})?)\b))",
+            "driver_text",
+            "text",
+        ),
         // "I have installed cuda 9.1" in a sentence: the toolkit a user installed.
         rule(
             r"(?i)\binstalled cuda(?: toolkit)? v?(?P<v>\d+\.\d+(?:\.\d+)?)\b",
@@ -3733,6 +3742,8 @@ impl Fingerprint {
     fn derive(&mut self) {
         // nvidia-smi's own version stands for the driver only when nothing names the driver.
         self.fall_back("smi_version", "driver");
+        // A driver named in a sentence, likewise.
+        self.fall_back("driver_text", "driver");
         // The CUDA toolkit's meta-package stands for nvcc only when nvcc's own is not listed.
         self.fall_back("cuda_toolkit_package", "cuda_toolkit");
         // The CUDA runtime wheel beside a framework is its runtime only when the framework's
@@ -5367,6 +5378,17 @@ mod tests {
                 "os",
                 "Ubuntu 20.04",
             ),
+            // The driver named in a sentence; a bound is none.
+            (
+                "a machine with a NVIDIA graphics driver of 535.129.03. The host\n",
+                "driver",
+                "535.129.03",
+            ),
+            (
+                "Installed the latest NVIDIA drivers (version: 576.57)\n",
+                "driver",
+                "576.57",
+            ),
             // PyTorch named in a sentence or a loose list.
             (
                 "Using pytorch version 1.0.0 on python 3.6.8\n",
@@ -6002,6 +6024,12 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
             "requires torch>=1.8\n",
         ] {
             assert!(of(said.as_bytes()).get("framework").is_none(), "{said}");
+        }
+        for said in [
+            "users may need to update their GPU drivers to 531.61 or newer.\n",
+            "CUDA 12 needs driver >= 525.60.13\n",
+        ] {
+            assert!(of(said.as_bytes()).get("driver").is_none(), "{said}");
         }
         // What a project asks of Python is no Python the paste ran.
         assert!(

@@ -363,6 +363,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0xdbd7f38231a43a92, Some(&[b"nvidia"])),
     (0xdc50c732a3182ec1, Some(&[b"which is of cuda capability "])),
     (0xdd22ff2ce155a159, Some(&[b"python"])),
+    (0xdd4db52be1d50f53, Some(&[b"driver"])),
     (0xdde351f3b693ab52, Some(&[b"paddlepaddle"])),
     (0xde4df191245e24c2, Some(&[b"pytorch_version:"])),
     (0xde560269da16c85a, Some(&[b"you are using ptxas "])),
