@@ -1600,6 +1600,16 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "cudnn_text",
             "text",
         ),
+        // cuDNN's archive as named in a list (`cudnn-11.0-windows-x64-v8.0.4.30`,
+        // `cudnn-linux-x86_64-8.9.7.29_cuda12-archive`), and a build string's `_cudnn7.1.4`. (A
+        // directory on a library path, `/apps/cudnn/v8.0.3.33`, is not read: it need not be the
+        // cuDNN loaded, and a loaded cuDNN older than the build is a violation.)
+        rule(
+            r"(?i)\bcudnn(?:-\d+\.\d+-(?:windows\d*|linux)-x64-v|-(?:windows|linux)-[a-z0-9_]+-)(?P<v>\d+\.\d+\.\d+(?:\.\d+)?)",
+            "cudnn_text",
+            "cuDNN archive name",
+        ),
+        rule(r"(?i)_cudnn(?P<v>\d+\.\d+\.\d+)(?:_|\b)", "cudnn_text", "text"),
         rule(
             r"(?i)(?:nvidia\s*)?(?:driver|驱动)\s*(?:版本|version)?\s*(?:为|是|is|was|=|:|：)?\s*v?(?P<v>\d{3}\.\d{2,3}(?:\.\d{2,3})?)(?:[^\w.]|\.(?:\s|$)|$)",
             "driver_text",
@@ -5378,6 +5388,18 @@ mod tests {
                 "os",
                 "Ubuntu 20.04",
             ),
+            // cuDNN's archive by name, and a build string's cuDNN.
+            (
+                "CUDNN Version: cudnn-11.0-windows-x64-v8.0.4.30\n",
+                "cudnn",
+                "8.0.4.30",
+            ),
+            (
+                "tar xf cudnn-linux-x86_64-8.9.7.29_cuda12-archive.tar.xz\n",
+                "cudnn",
+                "8.9.7.29",
+            ),
+            ("pytorch 0.4.1_cuda9.2_cudnn7.1.4\n", "cudnn", "7.1.4"),
             // The driver named in a sentence; a bound is none.
             (
                 "a machine with a NVIDIA graphics driver of 535.129.03. The host\n",
@@ -6031,6 +6053,12 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         ] {
             assert!(of(said.as_bytes()).get("driver").is_none(), "{said}");
         }
+        // A cuDNN directory on a library path need not be the one loaded.
+        assert!(
+            of(b"LD_LIBRARY_PATH=/public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64\n")
+                .get("cudnn")
+                .is_none()
+        );
         // What a project asks of Python is no Python the paste ran.
         assert!(
             of(b"This project requires Python 3.8 or later\n")
