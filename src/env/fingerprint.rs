@@ -4308,24 +4308,18 @@ mod tests {
             RULES.len()
         );
         // Rules without literals first, then by where the paste first calls for them.
-        let driver = order
-            .iter()
-            .position(|&i| {
-                RULES[i]
-                    .needles
-                    .as_ref()
-                    .is_some_and(|n| n.iter().all(|n| n.starts_with(b"nvidia driver")))
-            })
-            .expect("a rule on collect_env's driver line");
-        let pytorch = order
-            .iter()
-            .position(|&i| {
-                RULES[i]
-                    .needles
-                    .as_ref()
-                    .is_some_and(|n| n.iter().all(|n| n.starts_with(b"pytorch version")))
-            })
-            .expect("a rule on collect_env's PyTorch line");
+        let first_on = |line: &[u8]| {
+            order
+                .iter()
+                .position(|&i| {
+                    RULES[i]
+                        .needles
+                        .as_ref()
+                        .is_some_and(|n| n.iter().all(|n| n.starts_with(line)))
+                })
+                .expect("a rule on that collect_env line")
+        };
+        let (driver, pytorch) = (first_on(b"nvidia driver"), first_on(b"pytorch version"));
         assert!(pytorch < driver);
     }
 
