@@ -5431,7 +5431,7 @@ mod tests {
                 "framework",
                 "torch 1.9",
             ),
-            // Python named as people and tools write it; a requirement is not a reading.
+            // Python named as people and tools write it.
             ("python3.8\n", "python", "3.8"),
             ("- Python version 3.10\n", "python", "3.10"),
             ("python版本是3.7\n", "python", "3.7"),
@@ -6034,31 +6034,28 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         assert_eq!(value(&info, "gpu"), "GeForce RTX 2080 Ti");
         // One space after the colon is someone else's CUDA version (torch.version.cuda).
         assert!(of(b"CUDA version: 12.8\n").get("driver_cuda").is_none());
-        // Nor is a PyTorch named bare, or with a bound, one the paste ran.
-        for said in [
-            "installed pytorch 1.3 with conda\n",
-            "requires torch>=1.8\n",
+        // What a sentence asks for or points at is no reading: a PyTorch named bare or with a
+        // bound, a driver bound, a cuDNN directory on a library path (it need not be the one
+        // loaded), what a project asks of Python.
+        for (said, field) in [
+            ("installed pytorch 1.3 with conda\n", "framework"),
+            ("requires torch>=1.8\n", "framework"),
+            (
+                "users may need to update their GPU drivers to 531.61 or newer.\n",
+                "driver",
+            ),
+            ("CUDA 12 needs driver >= 525.60.13\n", "driver"),
+            (
+                "LD_LIBRARY_PATH=/public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64\n",
+                "cudnn",
+            ),
+            ("This project requires Python 3.8 or later\n", "python"),
         ] {
-            assert!(of(said.as_bytes()).get("framework").is_none(), "{said}");
+            assert!(
+                of(said.as_bytes()).get(field).is_none(),
+                "{field} in {said}"
+            );
         }
-        for said in [
-            "users may need to update their GPU drivers to 531.61 or newer.\n",
-            "CUDA 12 needs driver >= 525.60.13\n",
-        ] {
-            assert!(of(said.as_bytes()).get("driver").is_none(), "{said}");
-        }
-        // A cuDNN directory on a library path need not be the one loaded.
-        assert!(
-            of(b"LD_LIBRARY_PATH=/public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64\n")
-                .get("cudnn")
-                .is_none()
-        );
-        // What a project asks of Python is no Python the paste ran.
-        assert!(
-            of(b"This project requires Python 3.8 or later\n")
-                .get("python")
-                .is_none()
-        );
 
         let xml = of(b"        <driver_version>390.157</driver_version>\n                <product_name>GeForce 410M</product_name>\n");
         assert_eq!(value(&xml, "driver"), "390.157");
