@@ -1595,6 +1595,29 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "cuda_text",
             "text",
         ),
+        // A CUDA that a sentence attributes to nvidia-smi or calls the most the driver takes is
+        // the driver's, not a toolkit ("CUDA 13.1 (per nvidia-smi)", "nvidia-smi shows CUDA
+        // 12.4", "CUDA: 11.8.89 (up to: 12.8)", "the driver supports up to CUDA 12.2").
+        rule(
+            r"(?i)\bcuda(?:\s*version)?\s*[:：]?\s*v?(?P<v>1?\d\.\d)(?:\.\d+)?\s*(?:\(\s*(?:(?:per|according to|from|shown by|reported by|via|in|by|as (?:reported|shown|printed) (?:by|in))\s*)?|,?\s*(?:per|according to|from|shown by|reported by|via|in|by|as (?:reported|shown|printed) (?:by|in))\s*)`?nvidia-smi\b",
+            "driver_cuda",
+            "text",
+        ),
+        rule(
+            r"(?i)\bnvidia-smi`?\s*(?:shows|says|reports|prints|displays|显示)\s*(?:that\s*)?(?:the\s*)?(?:max(?:imum)?\s*)?(?:cuda(?:\s*version)?\s*(?:is\s*|of\s*|[:：]\s*)?)?v?(?P<v>1?\d\.\d)\b",
+            "driver_cuda",
+            "text",
+        ),
+        rule(
+            r"(?i)\bcuda\s*[:：]?\s*v?\d+\.\d+(?:\.\d+)?\s*\(\s*up to\s*[:：]?\s*(?P<v>1?\d\.\d)\s*\)",
+            "driver_cuda",
+            "text",
+        ),
+        rule(
+            r"(?i)\bdriver\s*(?:\d{3}(?:\.\d+){0,2}\s*)?supports\s*(?:up to\s*|at most\s*)?cuda(?:\s*version)?\s*(?:up to\s*)?v?(?P<v>1?\d\.\d)\b",
+            "driver_cuda",
+            "text",
+        ),
         rule(
             r"(?i)(?:^|[\s(,;:]|（|，|、|；|：)cudnn\s*(?:版本|version|ver\.?)?\s*(?:为|是|is|was|=|:|：)?\s*v?(?P<v>\d\.\d+(?:\.\d+){0,2})(?:[^\w.]|\.(?:\s|$)|$)",
             "cudnn_text",
@@ -3806,7 +3829,12 @@ impl Fingerprint {
         }
         // Nor is one in a line that named it as the driver's (BOINC's "driver version 440.10,
         // CUDA version 10.2").
-        if same_line(self, "cuda_text", "driver_cuda") {
+        // (Another CUDA on that line is still a toolkit: CodeProject.AI's "CUDA: 11.8.89 (up
+        // to: 12.8)".)
+        if same_line(self, "cuda_text", "driver_cuda")
+            && let (Some(t), Some(d)) = (self.get("cuda_text"), self.get("driver_cuda"))
+            && same_value("driver_cuda", &t.value, &d.value)
+        {
             self.take("cuda_text");
         }
         // BOINC's OS line is read by the general `OS:` rule too, as "Linux Fedora: Fedora 32".
@@ -6034,6 +6062,36 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
         assert_eq!(value(&info, "gpu"), "GeForce RTX 2080 Ti");
         // One space after the colon is someone else's CUDA version (torch.version.cuda).
         assert!(of(b"CUDA version: 12.8\n").get("driver_cuda").is_none());
+        // A sentence's CUDA that it says nvidia-smi printed, or calls the most the driver takes,
+        // is the driver's; another CUDA beside it is still a toolkit.
+        for (said, driver_cuda, toolkit) in [
+            (
+                "- Driver: 592.27, CUDA 13.1 (per nvidia-smi)\n",
+                "13.1",
+                None,
+            ),
+            (
+                "* CUDA version 12.8 (as reported by `nvidia-smi`).\n",
+                "12.8",
+                None,
+            ),
+            ("nvidia-smi shows CUDA Version 12.4\n", "12.4", None),
+            ("my driver 535 supports CUDA 12.2\n", "12.2", None),
+            ("cuda 11.8, nvidia-smi shows 12.2\n", "12.2", Some("11.8")),
+            (
+                "Driver: 572.83, CUDA: 11.8.89 (up to: 12.8), Compute: 6.1\n",
+                "12.8",
+                Some("11.8.89"),
+            ),
+        ] {
+            let fp = of(said.as_bytes());
+            assert_eq!(value(&fp, "driver_cuda"), driver_cuda, "{said}");
+            assert_eq!(
+                fp.get("cuda_toolkit").map(|t| t.value.as_str()),
+                toolkit,
+                "{said}"
+            );
+        }
         // What a sentence asks for or points at is no reading: a PyTorch named bare or with a
         // bound, a driver bound, a cuDNN directory on a library path (it need not be the one
         // loaded), what a project asks of Python.
