@@ -342,6 +342,57 @@ impl Rule {
     }
 }
 
+/// A driver version a sentence names as a bound, not as the driver it runs: "requires driver
+/// 525.60.13 or newer", "minimum driver version 418.39", "driver >= 450.80.02". `value` is the
+/// version's bytes within `line`. Words before it count only back to the word "driver" before it.
+fn driver_bound(line: &str, value: &[u8]) -> bool {
+    let start = value.as_ptr() as usize - line.as_ptr() as usize;
+    let after = line[start + value.len()..]
+        .trim_start()
+        .to_ascii_lowercase();
+    if after.starts_with('+')
+        || ["or ", "and "].iter().any(|joint| {
+            after.strip_prefix(joint).is_some_and(|rest| {
+                ["newer", "later", "above", "higher", "greater", "up"]
+                    .iter()
+                    .any(|w| rest.starts_with(w))
+            })
+        })
+    {
+        return true;
+    }
+    let mut from = start.saturating_sub(48);
+    while !line.is_char_boundary(from) {
+        from += 1;
+    }
+    let before = line[from..start].to_lowercase();
+    let Some(at) = before.rfind("driver").or_else(|| before.rfind("驱动")) else {
+        return false;
+    };
+    let (lead, rest) = before.split_at(at);
+    let mut cut = lead.len().saturating_sub(24);
+    while !lead.is_char_boundary(cut) {
+        cut += 1;
+    }
+    let lead = &lead[cut..];
+    [
+        "requir",
+        "minimum",
+        "min ",
+        "min.",
+        "at least",
+        "need",
+        "recommend",
+        "最低",
+        "需要",
+    ]
+    .iter()
+    .any(|w| lead.contains(w))
+        || [">=", "≥", "at least", "or newer", "or later"]
+            .iter()
+            .any(|w| rest.contains(w))
+}
+
 /// A rule's compiled pattern, over a line's bytes.
 struct LineRegex(regex_automata::meta::Regex);
 
@@ -352,8 +403,14 @@ impl LineRegex {
 
     /// The text of the first of `groups` that took part in the leftmost match.
     fn group<'h>(&self, line: &'h [u8], groups: &[&str]) -> Option<&'h [u8]> {
+        self.group_from(line, 0, groups)
+    }
+
+    /// The same, for the leftmost match that starts at `from` or later.
+    fn group_from<'h>(&self, line: &'h [u8], from: usize, groups: &[&str]) -> Option<&'h [u8]> {
         let mut caps = self.0.create_captures();
-        self.0.captures(line, &mut caps);
+        self.0
+            .search_captures(&regex_automata::Input::new(line).range(from..), &mut caps);
         groups
             .iter()
             .find_map(|g| caps.get_group_by_name(g))
@@ -3524,7 +3581,7 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             } else {
                 [line, &plain, raw]
             };
-            if let Some(c) = forms
+            if let Some((f, mut c)) = forms
                 .iter()
                 .enumerate()
                 .filter(|&(i, f)| i == 0 || forms[..i].iter().all(|g| g != f))
@@ -3534,8 +3591,26 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                     re.is_match(f.as_bytes())
                         .then(|| re.group(f.as_bytes(), &["v", "b"]))
                         .flatten()
+                        .map(|c| (*f, c))
                 })
             {
+                // A driver a sentence names as a bound is passed over for the next it names
+                // ("requires driver version 555.42.02, whereas the script installs driver
+                // version 550.90.07").
+                if rule.source == "text" && matches!(rule.field, "driver" | "driver_text") {
+                    let mut tries = 0;
+                    while driver_bound(f, c) {
+                        let end = c.as_ptr() as usize - f.as_ptr() as usize + c.len();
+                        tries += 1;
+                        match rule.re().group_from(f.as_bytes(), end, &["v", "b"]) {
+                            Some(next) if tries < 4 => c = next,
+                            _ => break,
+                        }
+                    }
+                    if driver_bound(f, c) {
+                        continue;
+                    }
+                }
                 let v = String::from_utf8_lossy(c);
                 let v: &str = &v;
                 let Some((field, value)) = reading(rule.field, v) else {
@@ -6103,6 +6178,16 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
                 "driver",
             ),
             ("CUDA 12 needs driver >= 525.60.13\n", "driver"),
+            ("CUDA 12.0 requires driver 525.60.13 or newer\n", "driver"),
+            (
+                "This release requires NVIDIA driver version 535.54.03 or later\n",
+                "driver",
+            ),
+            ("minimum driver version 418.39\n", "driver"),
+            (
+                "The recommended drivers: 535.161.07 (GameReady)\n",
+                "driver",
+            ),
             (
                 "LD_LIBRARY_PATH=/public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64\n",
                 "cudnn",
@@ -6114,6 +6199,10 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
                 "{field} in {said}"
             );
         }
+
+        // A bound is passed over for the driver the sentence names next.
+        let next = of(b"the toolkit installed (12.5) requires driver version 555.42.02, whereas the script installs driver version 550.90.07.\n");
+        assert_eq!(value(&next, "driver"), "550.90.07");
 
         let xml = of(b"        <driver_version>390.157</driver_version>\n                <product_name>GeForce 410M</product_name>\n");
         assert_eq!(value(&xml, "driver"), "390.157");
