@@ -1053,10 +1053,27 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "environment list",
         ),
         rule(
-            r"(?i)\bkernel\s+(?P<v>\d+\.\d+\.\d+-[\w.+~-]*[A-Za-z][\w.+~-]*)",
+            r"(?i)\bkernel\s+(?P<v>\d+\.\d+\.\d+-(?:[\w.+~-]*[A-Za-z][\w.+~-]*|\d+\b))",
             "kernel",
             "text",
         ),
+        // The kernel DKMS builds for, and the headers a driver installer fetches: usually the
+        // running one, but after a kernel upgrade the next one, so used only when nothing else
+        // names the kernel (see `derive`).
+        rule(
+            r"(?:^Building (?:initial module )?for|\bmodule build on kernel:) (?P<v>\d+\.\d+\.\d+-[\w.+~-]+)",
+            "kernel_text",
+            "DKMS",
+        ),
+        rule(
+            r"\b(?:kernel-(?:headers|devel)|linux-headers)-(?P<v>\d+\.\d+\.\d+-[\w.+~-]*?)(?:\.(?:x86_64|aarch64))?(?:\s|$|[,;:'\x22])",
+            "kernel_text",
+            "kernel headers package",
+        ),
+        // jtop's `Release: 5.15.148-tegra`, and `Linux <host> <release>` alone on a line (an
+        // issue form's answer with `uname -a` cut after the release).
+        rule(r"(?i)^\s*release\s*:\s*(?P<v>{KREL})\s*$", "kernel", "jtop"),
+        rule(r"^Linux \S+ (?P<v>\d+\.\d+\.\d+-[\w.+~-]+)\s*$", "kernel", "uname"),
         // "NVIDIA driver v470.182.03" in a sentence: a driver's full version, with its branch.
         rule(
             r"(?i)\bnvidia driver (?:version )?v?(?P<v>\d{3}\.\d+\.\d+)\b",
@@ -3882,6 +3899,7 @@ impl Fingerprint {
         }
         // What a sentence names counts only when nothing else names it.
         self.fall_back("os_text", "os");
+        self.fall_back("kernel_text", "kernel");
         self.fall_back("python_text", "python");
         // In TensorRT's template, "CUDA Version" is the toolkit in use; elsewhere the same words
         // alone on a line are read as nvidia-smi's.
@@ -4784,9 +4802,10 @@ mod tests {
                 "kernel",
                 "5.14.0-427.13.1.el9_4",
             ),
-            // The kernel DKMS builds for need not be the running one.
+            // The kernel DKMS builds for need not be the running one, but it is the one a
+            // kernel × driver breakage concerns: read when nothing else names the kernel.
             (dkms, "driver", "535.161.08"),
-            (dkms, "kernel", ""),
+            (dkms, "kernel", "6.1.0-21-amd64"),
             (
                 "pciBusID: 0000:02:00.0 name: GeForce GTX 960M computeCapability: 5.0\n",
                 "cc",
@@ -4885,6 +4904,33 @@ mod tests {
                 "13.1",
             ),
             ("- driver 591.44.0 for 13.1\n", "driver_cuda", "13.1"),
+            (
+                "Building initial module for 6.1.0-21-amd64\n",
+                "kernel",
+                "6.1.0-21-amd64",
+            ),
+            (
+                "Error: Unable to find a match: kernel-headers-4.18.0-240.23.2.el8_3.x86_64\n",
+                "kernel",
+                "4.18.0-240.23.2.el8_3",
+            ),
+            ("Release: 5.15.148-tegra\n", "kernel", "5.15.148-tegra"),
+            (
+                "Linux guest 5.19.0-rc6-snp-guest-c4daeffce56e\n",
+                "kernel",
+                "5.19.0-rc6-snp-guest-c4daeffce56e",
+            ),
+            (
+                "- OS: Ubuntu 24.04, kernel 6.8.0-139\n",
+                "kernel",
+                "6.8.0-139",
+            ),
+            // What DKMS builds for gives way to the running kernel.
+            (
+                "Building for 6.8.0-50-generic\nLinux gpu1 6.8.0-45-generic #45-Ubuntu SMP PREEMPT_DYNAMIC x86_64 GNU/Linux\n",
+                "kernel",
+                "6.8.0-45-generic",
+            ),
             (
                 "OpenGL version string: 4.6.0 NVIDIA 465.31\n",
                 "driver",
