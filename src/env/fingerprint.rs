@@ -1871,11 +1871,21 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // Pascal TITAN X): the model as written, yielding to any tool's printing of it (see
         // `source_rank`).
         rule(
-            r"(?:^|[^A-Za-z0-9_]|\d[x×])(?:(?i:nvidia)\s+)?(?P<v>(?:GeForce\s+)?(?i:RTX|GTX|MX)\s?A?\d{3,4}(?:M\b|\sM\s*$|\s?(?:Ti|TI|ti|SUPER|Super|D)\b)?(?:\s(?:Laptop GPU|Mobile|with Max-Q Design|Max-Q|Ada Generation))?|GeForce\s+(?:GT\s)?\d{3,4}(?:MX?|\s?(?:Ti|SUPER|Super)\b)?|GRID\s[KM]\d{1,3}[A-Za-z]?|(?:(?:GeForce\s+)?GTX\s+)?(?:TITAN|Titan)\s(?:RTX|Xp|X|V)(?:\s\(Pascal\))?|Tesla\s[KMPVTA]\d{1,3}[A-Za-z]?(?:-\w+)*|Quadro\s(?:RTX\s)?[A-Z]?\d{3,4}[A-Za-z]?)(?:[^A-Za-z0-9_]|$)",
+            r"(?:^|[^A-Za-z0-9_]|\d[x×])(?:(?i:nvidia)\s+)?(?P<v>(?:GeForce\s+)?(?i:RTX|GTX|MX)\s?A?\d{3,4}(?:M\b|\sM\s*$|\s?(?:Ti|TI|ti|SUPER|Super|D)\b)?(?:\s(?:Laptop GPU|Mobile|with Max-Q Design|Max-Q|Ada Generation))?|GeForce\s+(?:GT\s?)?\d{3,4}(?:MX?|\s?(?:Ti|SUPER|Super)\b)?|RTX PRO \d{4}(?: Blackwell)?(?: (?:Server|Workstation|Max-Q Workstation) Edition)?|GRID\s[KM]\d{1,3}[A-Za-z]?|(?:(?:GeForce\s+)?GTX\s+)?(?:TITAN|Titan)\s(?:RTX|Xp|X|V)(?:\s\(Pascal\))?|Tesla\s[KMPVTA]\d{1,3}[A-Za-z]?(?:-\w+)*|(?i:Quadro)\s(?:RTX\s)?[A-Z]?\d{3,4}[A-Za-z]?)(?:[^A-Za-z0-9_]|$)",
             "gpu",
             "text",
         ),
-        rule(r"(?i:nvidia)\s+(?P<v>GT\s\d{3,4}M?)\b", "gpu", "text"),
+        // A GeForce GT, a Tesla K-series board or a GeForce from the 10 series on written
+        // without its family (`GPU is a GT 1030`, `Cards: K80`, `I am using 2080 Ti`, `nvidia
+        // 2070显卡`): the model number alone says which, where a bare number needs "Ti" or
+        // "nvidia" before it.
+        rule(r"\b(?P<v>GT\s?(?:[1-9]\d{2}|1030)M?)\b", "gpu", "text"),
+        rule(r"\b(?P<v>K(?:80|40m?|20[mXx]?|520))\b", "gpu", "text"),
+        rule(
+            r"(?:(?i:nvidia)\s+(?P<v>(?:[2-5]0|1[06])[5-9]0(?:\s?Ti)?(?:\s?(?i:super)|s)?)|\b(?P<b>(?:[2-5]0|1[06])[5-9]0\s?Ti(?:\s?(?i:super))?))(?:[^\w.]|$)",
+            "gpu",
+            "text",
+        ),
         rule(
             r"(?i)\bcompute capability:?\s*{V}",
             "cc",
@@ -2948,6 +2958,34 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             ", local installation",
             // nvidia-smi's table rows name the GPU without saying NVIDIA on older drivers.
             " on |",
+            // The kernel DKMS builds for or whose headers are fetched; jtop's release.
+            "building for",
+            "building initial module",
+            "module build on",
+            "-headers-",
+            "kernel-devel",
+            "release:",
+            // A GPU written without its family: `GT 1030`, `K80`, `2080 Ti`.
+            "gt 1",
+            "gt 2",
+            "gt 4",
+            "gt 5",
+            "gt 6",
+            "gt 7",
+            "gt 9",
+            "gt1",
+            "gt2",
+            "gt4",
+            "gt5",
+            "gt6",
+            "gt7",
+            "gt9",
+            "k80",
+            "k40",
+            "k20",
+            "k520",
+            "0 ti",
+            "0ti",
             " off |",
             " on  |",
             " off  |",
@@ -3744,6 +3782,10 @@ const CC_BY_NAME: &[(&str, &str)] = &[
     ("p5000", "6.1"),
     ("p4000", "6.1"),
     ("p2000", "6.1"),
+    ("p2200", "6.1"),
+    ("p620", "6.1"),
+    ("p600", "6.1"),
+    ("p400", "6.1"),
     ("p1000", "6.1"),
     ("p40", "6.1"),
     ("p4", "6.1"),
@@ -3778,6 +3820,7 @@ const CC_BY_NAME: &[(&str, &str)] = &[
     ("gtx 750", "5.0"),
     ("gtx titan", "3.5"),
     ("gtx 780", "3.5"),
+    ("gt 730", "3.5"),
     ("gt 710", "3.5"),
     ("920m", "3.5"),
     ("k80", "3.7"),
@@ -3788,6 +3831,7 @@ const CC_BY_NAME: &[(&str, &str)] = &[
     ("gtx 680", "3.0"),
     ("gtx 670", "3.0"),
     ("k520", "3.0"),
+    ("k2000", "3.0"),
     ("k10", "3.0"),
 ];
 
@@ -3799,8 +3843,9 @@ pub fn cc_of_gpu(name: &str) -> Option<&'static str> {
     });
     // A GeForce named without its series (`GeForce 2080 Ti`, `GeForce 1080`): the number says
     // it, RTX from the 20 series on, GTX for the 10 and 16 series.
-    static SERIES_LEFT_OUT: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"\bgeforce ((?:[2-5]0|1[06])[5-9]0)\b").expect("valid"));
+    static SERIES_LEFT_OUT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:\bgeforce |^)((?:[2-5]0|1[06])[5-9]0)(?:s\b|\b)").expect("valid")
+    });
     let lower = name.to_ascii_lowercase();
     let lower = SERIES_LEFT_OUT.replace_all(&lower, |c: &regex::Captures| {
         let series = if c[1].starts_with('1') { "gtx" } else { "rtx" };
@@ -4924,6 +4969,24 @@ mod tests {
                 "- OS: Ubuntu 24.04, kernel 6.8.0-139\n",
                 "kernel",
                 "6.8.0-139",
+            ),
+            // GPUs written without their family, or in capitals.
+            ("GPU is a GT 1030.\n", "gpu", "GT 1030"),
+            ("GPU is a GT 1030.\n", "cc", "6.1"),
+            (
+                "I use an Nvidia GeForce GT730 card.\n",
+                "gpu",
+                "GeForce GT730",
+            ),
+            ("Cards: K80\n", "gpu", "K80"),
+            ("I am using 2080 Ti right now.\n", "cc", "7.5"),
+            ("Nvidia 2070 Super\n", "gpu", "2070 Super"),
+            ("安装了两张显卡Nvidia 2070s，Nvidia 3090。\n", "cc", "7.5"),
+            ("NVIDIA QUADRO P620 / 4096 MB\n", "cc", "6.1"),
+            (
+                "deploy on `GPU 0: NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition`\n",
+                "gpu",
+                "RTX PRO 6000 Blackwell Max-Q Workstation Edition",
             ),
             // What DKMS builds for gives way to the running kernel.
             (
@@ -6230,6 +6293,8 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
                 "driver",
             ),
             ("minimum driver version 418.39\n", "driver"),
+            ("ran 2080 steps on 8 GPUs\n", "gpu"),
+            ("the K8s cluster has GT 2 nodes\n", "gpu"),
             (
                 "The recommended drivers: 535.161.07 (GameReady)\n",
                 "driver",
