@@ -1665,7 +1665,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // `derive`). nvidia-smi's capitalised "CUDA Version" is the driver's, not a toolkit, and
         // a driver needs its full version (a branch, `driver 455`, compares below its releases).
         rule(
-            r"(?:^|[\s(,;:]|（|，|、|；|：)(?i:cuda)(?:\s*(?i:toolkit))?\s*(?:版本|version|ver\.?)?\s*(?:为|是|is|was|=|:|：)?\s*v?(?P<v>(?:7\.[05]|8\.0|9\.[012]|10\.[012]|11\.[0-8]|1[23]\.\d)(?:\.\d{1,3})?)(?:[^\w.]|\.(?:\s|$)|$)",
+            r"(?:^|[\s(,;:]|[^\x00-\x7F])(?i:cuda)(?:\s*(?i:toolkit))?(?:-|\s*(?:版本|version|ver\.?)?)\s*(?:为|是|is|was|=|:|：)?\s*v?(?P<v>(?:7\.[05]|8\.0|9\.[012]|10\.[012]|11\.[0-8]|1[23]\.\d)(?:\.\d{1,3})?)(?:[^\w.]|\.(?:\s|$)|$)",
             "cuda_text",
             "text",
         ),
@@ -1692,8 +1692,20 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "driver_cuda",
             "text",
         ),
+        // nequip's environment list: "cuda version according to nvcc 10.2" (the toolkit) and
+        // "... according to PyTorch 11.7" (the build's).
         rule(
-            r"(?i)(?:^|[\s(,;:]|（|，|、|；|：)cudnn\s*(?:版本|version|ver\.?)?\s*(?:为|是|is|was|=|:|：)?\s*v?(?P<v>\d\.\d+(?:\.\d+){0,2})(?:[^\w.]|\.(?:\s|$)|$)",
+            r"(?i)\bcuda version according to nvcc\s+{V}",
+            "cuda_toolkit",
+            "environment list",
+        ),
+        rule(
+            r"(?i)\bcuda version according to pytorch\s+{V}",
+            "cuda_runtime",
+            "environment list",
+        ),
+        rule(
+            r"(?i)(?:^|[\s(,;:]|[^\x00-\x7F])cudnn\s*(?:版本|version|ver\.?)?\s*(?:为|是|is|was|=|:|：)?\s*v?(?P<v>\d\.\d+(?:\.\d+){0,2})(?:[^\w.]|\.(?:\s|$)|$)",
             "cudnn_text",
             "text",
         ),
@@ -4970,6 +4982,28 @@ mod tests {
                 "kernel",
                 "6.8.0-139",
             ),
+            // A CUDA in a Chinese sentence, written with a hyphen, or by nequip's list.
+            (
+                "win11,RTX5060, 使用cuda12.0，paddleocr==2.8.0\n",
+                "cuda_toolkit",
+                "12.0",
+            ),
+            ("重新安装了cuda 10.2 cudnn 7.6.5\n", "cudnn", "7.6.5"),
+            (
+                "I have installed Cuda-10.2. however\n",
+                "cuda_toolkit",
+                "10.2",
+            ),
+            (
+                "   -  cuda Version according to nvcc 10.2\n",
+                "cuda_toolkit",
+                "10.2",
+            ),
+            (
+                "   -  cuda version according to PyTorch 11.7\n",
+                "cuda_runtime",
+                "11.7",
+            ),
             // GPUs written without their family, or in capitals.
             ("GPU is a GT 1030.\n", "gpu", "GT 1030"),
             ("GPU is a GT 1030.\n", "cc", "6.1"),
@@ -6294,6 +6328,8 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
             ),
             ("minimum driver version 418.39\n", "driver"),
             ("ran 2080 steps on 8 GPUs\n", "gpu"),
+            ("export PATH=/usr/local/cuda-11.8/bin\n", "cuda_toolkit"),
+            ("libcuda12.0 loaded\n", "cuda_toolkit"),
             ("the K8s cluster has GT 2 nodes\n", "gpu"),
             (
                 "The recommended drivers: 535.161.07 (GameReady)\n",
