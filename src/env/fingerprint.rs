@@ -3370,6 +3370,8 @@ pub fn of(paste: &[u8]) -> Fingerprint {
     let mut built_for: Option<(u64, Vec<String>)> = None;
     // Lines left of JAX's refusal of an outdated cuDNN, which gives its versions one a line.
     let mut jax_cudnn: Option<usize> = None;
+    // `pip show <framework>`: its `Name:` line, then `Version:` on the next.
+    let mut pip_show: Option<(usize, &'static str)> = None;
     // The line before, for PaddlePaddle's environment summary, whose "CUDA version:" is nvcc's
     // only when nvcc's "Build cuda_..." line follows it.
     let mut previous: (usize, &str) = (usize::MAX, "");
@@ -3433,6 +3435,28 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             jax_cudnn = Some(4);
             continue;
         }
+        if let Some((at, key)) = pip_show.take()
+            && at + 1 == n
+            && let Some(v) = raw.trim().strip_prefix("Version: ")
+            && let Some((field, value)) = reading(key, v.trim())
+        {
+            fp.add(field, &value, n as u64 + 1, "pip show");
+            continue;
+        }
+        if let Some(name) = raw.trim().strip_prefix("Name: ") {
+            pip_show = match name.trim().to_ascii_lowercase().as_str() {
+                "torch" => Some("torch"),
+                "tensorflow" | "tensorflow-gpu" | "tensorflow-cpu" | "tf-nightly" => {
+                    Some("tensorflow")
+                }
+                "jax" => Some("jax"),
+                "paddlepaddle" | "paddlepaddle-gpu" => Some("paddle"),
+                "nvidia-cudnn-cu11" | "nvidia-cudnn-cu12" | "nvidia-cudnn-cu13" => Some("cudnn"),
+                "nvidia-nccl-cu11" | "nvidia-nccl-cu12" | "nvidia-nccl-cu13" => Some("nccl"),
+                _ => None,
+            }
+            .map(|key| (n, key));
+        }
         // `>>> expr`, `>>> print(expr)`, IPython's `In [3]: expr`, or a script's
         // `print(expr)` with its output under it.
         let typed = raw
@@ -3450,6 +3474,21 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                 .unwrap_or(typed);
             if let Some(&(_, asked)) = REPL_QUESTIONS.iter().find(|(expr, _)| *expr == typed) {
                 repl_question = Some((asked, "Python session"));
+                continue;
+            }
+        }
+        // The expression with what it printed as a comment on the same line
+        // (`tf.__version__  # '2.15.0'`).
+        if let Some((expr, said)) = raw.trim().trim_start_matches(">>>").split_once('#') {
+            let expr = expr.trim();
+            let expr = expr
+                .strip_prefix("print(")
+                .and_then(|t| t.strip_suffix(')'))
+                .unwrap_or(expr);
+            if let Some(&(_, asked)) = REPL_QUESTIONS.iter().find(|(e, _)| *e == expr)
+                && let Some((field, value)) = repl_answer(asked, said)
+            {
+                fp.add(field, &value, n as u64 + 1, "Python session");
                 continue;
             }
         }
@@ -4981,6 +5020,24 @@ mod tests {
                 "- OS: Ubuntu 24.04, kernel 6.8.0-139\n",
                 "kernel",
                 "6.8.0-139",
+            ),
+            // `pip show`, and an expression with its output as a comment.
+            ("Name: jax\nVersion: 0.6.1\n", "framework", "jax 0.6.1"),
+            (
+                "Name: tensorflow-gpu\nVersion: 1.1.0\n",
+                "framework",
+                "tensorflow 1.1.0",
+            ),
+            (
+                "Name: nvidia-cudnn-cu12\nVersion: 8.9.2.26\n",
+                "cudnn",
+                "8.9.2.26",
+            ),
+            ("Name: numpy\nVersion: 1.26.0\n", "framework", ""),
+            (
+                "tf.__version__  # '2.15.0'\n",
+                "framework",
+                "tensorflow 2.15.0",
             ),
             // A CUDA in a Chinese sentence, written with a hyphen, or by nequip's list.
             (
