@@ -370,24 +370,30 @@ fn driver_bound(line: &str, value: &[u8]) -> bool {
         return false;
     };
     let (lead, rest) = before.split_at(at);
-    let mut cut = lead.len().saturating_sub(24);
-    while !lead.is_char_boundary(cut) {
-        cut += 1;
-    }
-    let lead = &lead[cut..];
-    [
-        "requir",
-        "minimum",
-        "min ",
-        "min.",
-        "at least",
-        "need",
-        "recommend",
-        "最低",
-        "需要",
-    ]
-    .iter()
-    .any(|w| lead.contains(w))
+    // The word that qualifies "driver", past articles and the like ("requires the NVIDIA
+    // driver", "minimum GPU driver"): not any word of the sentence ("I need help: my driver").
+    let qualifier = lead
+        .split_whitespace()
+        .rev()
+        .find(|w| !["nvidia", "the", "a", "an", "gpu", "graphics", "display"].contains(w));
+    qualifier.is_some_and(|w| {
+        [
+            "requires",
+            "require",
+            "required",
+            "requiring",
+            "minimum",
+            "min",
+            "min.",
+            "needs",
+            "need",
+            "recommended",
+        ]
+        .contains(&w.trim_matches(|c: char| !c.is_alphanumeric() && c != '.'))
+    }) || lead.trim_end().ends_with("at least")
+        || ["最低", "需要"]
+            .iter()
+            .any(|w| lead.trim_end().ends_with(w))
         || [">=", "≥", "at least", "or newer", "or later"]
             .iter()
             .any(|w| rest.contains(w))
@@ -6388,6 +6394,7 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
             ("export PATH=/usr/local/cuda-11.8/bin\n", "cuda_toolkit"),
             ("libcuda12.0 loaded\n", "cuda_toolkit"),
             ("the K8s cluster has GT 2 nodes\n", "gpu"),
+            ("需要驱动版本 525.60.13\n", "driver"),
             (
                 "The recommended drivers: 535.161.07 (GameReady)\n",
                 "driver",
@@ -6404,6 +6411,9 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
             );
         }
 
+        // A word of the sentence that does not qualify the driver makes no bound.
+        let named = of(b"I need help: my nvidia driver 535.104.05 crashes\n");
+        assert_eq!(value(&named, "driver"), "535.104.05");
         // A bound is passed over for the driver the sentence names next.
         let next = of(b"the toolkit installed (12.5) requires driver version 555.42.02, whereas the script installs driver version 550.90.07.\n");
         assert_eq!(value(&next, "driver"), "550.90.07");
