@@ -2779,6 +2779,20 @@ const REPL_QUESTIONS: &[(&str, &str)] = &[
     ("paddle.__version__", "paddle"),
 ];
 
+/// What an expression typed at Python's prompt (bare or inside `print(...)`) asks, by
+/// [`REPL_QUESTIONS`].
+fn repl_asks(typed: &str) -> Option<&'static str> {
+    let typed = typed.trim();
+    let typed = typed
+        .strip_prefix("print(")
+        .and_then(|t| t.strip_suffix(')'))
+        .unwrap_or(typed);
+    REPL_QUESTIONS
+        .iter()
+        .find(|(expr, _)| *expr == typed)
+        .map(|&(_, asked)| asked)
+}
+
 /// The field and value Python printed for an expression of [`REPL_QUESTIONS`]: a quoted
 /// string, a number (cuDNN's 8700 is 8.7.0, 90100 is 9.1.0) or a tuple (`(2, 18, 1)`, `(8, 9)`).
 fn repl_answer(asked: &str, line: &str) -> Option<(&'static str, String)> {
@@ -3473,30 +3487,18 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                 rest.split_once("]:").map(|(_, expr)| expr)
             })
             .or_else(|| raw.trim().starts_with("print(").then(|| raw.trim()));
-        if let Some(typed) = typed.map(str::trim) {
-            let typed = typed
-                .strip_prefix("print(")
-                .and_then(|t| t.strip_suffix(')'))
-                .unwrap_or(typed);
-            if let Some(&(_, asked)) = REPL_QUESTIONS.iter().find(|(expr, _)| *expr == typed) {
-                repl_question = Some((asked, "Python session"));
-                continue;
-            }
+        if let Some(asked) = typed.and_then(repl_asks) {
+            repl_question = Some((asked, "Python session"));
+            continue;
         }
         // The expression with what it printed as a comment on the same line
         // (`tf.__version__  # '2.15.0'`).
-        if let Some((expr, said)) = raw.trim().trim_start_matches(">>>").split_once('#') {
-            let expr = expr.trim();
-            let expr = expr
-                .strip_prefix("print(")
-                .and_then(|t| t.strip_suffix(')'))
-                .unwrap_or(expr);
-            if let Some(&(_, asked)) = REPL_QUESTIONS.iter().find(|(e, _)| *e == expr)
-                && let Some((field, value)) = repl_answer(asked, said)
-            {
-                fp.add(field, &value, n as u64 + 1, "Python session");
-                continue;
-            }
+        if let Some((expr, said)) = raw.trim().trim_start_matches(">>>").split_once('#')
+            && let Some(asked) = repl_asks(expr)
+            && let Some((field, value)) = repl_answer(asked, said)
+        {
+            fp.add(field, &value, n as u64 + 1, "Python session");
+            continue;
         }
         if let Some(header) = csv_header(raw) {
             csv_columns = Some(header);
@@ -3710,17 +3712,16 @@ pub fn of(paste: &[u8]) -> Fingerprint {
                 // ("requires driver version 555.42.02, whereas the script installs driver
                 // version 550.90.07").
                 if rule.source == "text" && matches!(rule.field, "driver" | "driver_text") {
-                    let mut tries = 0;
-                    while driver_bound(f, c) {
+                    let next = |c: &&[u8]| {
                         let end = c.as_ptr() as usize - f.as_ptr() as usize + c.len();
-                        tries += 1;
-                        match rule.re().group_from(f.as_bytes(), end, &["v", "b"]) {
-                            Some(next) if tries < 4 => c = next,
-                            _ => break,
-                        }
-                    }
-                    if driver_bound(f, c) {
-                        continue;
+                        rule.re().group_from(f.as_bytes(), end, &["v", "b"])
+                    };
+                    match std::iter::successors(Some(c), next)
+                        .take(4)
+                        .find(|c| !driver_bound(f, c))
+                    {
+                        Some(named) => c = named,
+                        None => continue,
                     }
                 }
                 let v = String::from_utf8_lossy(c);
