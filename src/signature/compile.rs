@@ -80,6 +80,36 @@ pub const ERROR_WORDS: &[&str] = &[
     "unavailable",
     "not responding",
     "no cuda",
+    // The OOM killer names no error in words of its own ("python invoked oom-killer", "Reason:
+    // OOMKilled"), nor does the driver when a GPU drops off the bus. (The hung-task report's
+    // "blocked for more than" is left out: held out, its lines' most similar runbook was
+    // filesystem-io-error for 20 tuning cases and hung-task-io-stall for none.)
+    "oom-kill",
+    "oom_kill",
+    "oomkill",
+    "oom_reaper",
+    "fallen off the bus",
+    "fell off the bus",
+    // A shell, coreutils or glibc in a Chinese locale (zh_CN catalogues): 错误 (error: 段错误,
+    // 总线错误, 输入/输出错误), 失败 (failed), 超时 (timed out), 无法 (cannot), 已杀死 (Killed),
+    // 核心已转储 (core dumped), 没有那个 (no such file / device), 设备上没有空间 (no space left),
+    // 权限不够 (permission denied), 拒绝 (refused), 未找到 (not found), 不支持 (not supported),
+    // 内存不足 (out of memory), 异常 (exception), 已放弃 (Aborted).
+    "错误",
+    "失败",
+    "超时",
+    "无法",
+    "已杀死",
+    "核心已转储",
+    "没有那个",
+    "设备上没有空间",
+    "权限不够",
+    "拒绝",
+    "未找到",
+    "不支持",
+    "内存不足",
+    "异常",
+    "已放弃",
 ];
 
 /// A problem with one signature found while compiling; the signature is skipped.
