@@ -1573,6 +1573,11 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // nvidia-smi --version (R580 on) and nvidia-bug-report.sh --versions.
         rule(r"(?:^|\|\s*)DRIVER version\s*:\s*{V}", "driver", "nvidia-smi --version"),
         rule(r"(?:^|\|\s*)CUDA Version\s*:\s*{V}\s*$", "driver_cuda", "nvidia-smi --version"),
+        // From R610 the two lines above say "Deprecated"; the kernel-mode driver and the CUDA of
+        // the user-mode driver take their place (`KMD version : 610.43.02`, `CUDA UMD version :
+        // 13.3`).
+        rule(r"^KMD version\s*:\s*{V}", "driver", "nvidia-smi --version"),
+        rule(r"^CUDA UMD version\s*:\s*{V}\s*$", "driver_cuda", "nvidia-smi --version"),
         // dcgmi discovery's table.
         rule(
             r"^\|\s*\d+\s*\|\s*Name: (?:NVIDIA )?(?P<v>[A-Za-z][\w -]*?\w)\s*\|",
@@ -2299,6 +2304,22 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(r"^cuda-nvcc\s+(?P<v>\d+\.\d+\.\d+)\s+\S", "cuda_toolkit", "conda list"),
         // An environment written as requirements (`python=3.8`, `torch=2.1.1`).
         rule(r"(?i)^python\s*==?\s*{V}\s*$", "python", "environment list"),
+        // `conda env export`: `- python=3.9.19=h955ad1f_0`.
+        rule(r"^\s*-\s+python={V}=\w", "python", "conda env export"),
+        // bitsandbytes' diagnostics (`python -m bitsandbytes`): `PyTorch settings found:
+        // CUDA_VERSION=126, Highest Compute Capability: (8, 6).`
+        rule(
+            r"Highest Compute Capability: \((?P<v>\d+, \d)\)",
+            "cc_major_minor",
+            "bitsandbytes diagnostics",
+        ),
+        // NVIDIA's RHEL repository names the proprietary modules' DKMS package
+        // `kmod-nvidia-latest-dkms` (the open ones `kmod-nvidia-open-dkms`).
+        rule(
+            r"^kmod-nvidia-(?P<v>latest)-dkms-\d{3}\.",
+            "flavor_rhel",
+            "rpm",
+        ),
         // The interpreter's own banner: `Python 3.9.18 (main, Sep 11 2023, 13:41:44)`.
         rule(r"^Python (?P<v>\d+\.\d+\.\d+)(?: \(|\s*$)", "python", "python"),
         rule(
@@ -2699,6 +2720,7 @@ fn reading(field: &'static str, v: &str) -> Option<(&'static str, String)> {
         }
         "nixos_open" if v == "true" => ("driver_flavor", "open".to_string()),
         "nixos_open" => ("driver_flavor", "proprietary".to_string()),
+        "flavor_rhel" => ("driver_flavor", "proprietary".to_string()),
         "jax" => ("framework", format!("jax {}", v)),
         "tensorflow" => ("framework", format!("tensorflow {}", v)),
         "mxnet" => ("framework", format!("mxnet {}", v)),
@@ -2776,8 +2798,99 @@ const REPL_QUESTIONS: &[(&str, &str)] = &[
     ("torch.cuda.get_device_capability(0)", "cc"),
     ("torch.cuda.get_device_capability()", "cc"),
     ("tf.__version__", "tensorflow"),
+    ("tensorflow.__version__", "tensorflow"),
+    ("tf.version.VERSION", "tensorflow"),
     ("paddle.__version__", "paddle"),
+    ("jax.__version__", "jax"),
+    ("sys.version", "python"),
+    ("platform.python_version()", "python"),
 ];
+
+/// Python's outputs that a `python -c "...; print(a, b); print(c)"` command waits for: one line
+/// per `print`, and what each of its arguments asks ([`repl_asks`]; `None` for an expression
+/// lore does not read). Nothing unless some argument asks something.
+fn python_c_prints(line: &str) -> Option<Vec<Vec<Option<&'static str>>>> {
+    let at = line.find("python")?;
+    let rest = &line[at..];
+    let code = rest.split_once(" -c ")?.1.trim_start();
+    let open = code.chars().next()?;
+    let close = match open {
+        '"' | '\'' => open,
+        '‘' => '’',
+        '“' => '”',
+        _ => return None,
+    };
+    let code = &code[open.len_utf8()..];
+    let code = code.split(close).next().unwrap_or(code);
+    let prints: Vec<Vec<Option<&'static str>>> = top_level(code, ';')
+        .into_iter()
+        .filter_map(|statement| {
+            let inner = statement.trim().strip_prefix("print(")?.strip_suffix(')')?;
+            Some(top_level(inner, ',').into_iter().map(repl_asks).collect())
+        })
+        .collect();
+    prints
+        .iter()
+        .flatten()
+        .any(Option::is_some)
+        .then_some(prints)
+}
+
+/// `text` split at `separator` where it is outside brackets and quotes.
+fn top_level(text: &str, separator: char) -> Vec<&str> {
+    let (mut parts, mut depth, mut quote, mut from) = (Vec::new(), 0i32, None, 0);
+    for (i, c) in text.char_indices() {
+        match (quote, c) {
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, _) if c == separator && depth == 0 => {
+                parts.push(&text[from..i]);
+                from = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[from..]);
+    parts
+}
+
+/// The values one `print` of `args` wrote on `line`: one word per argument (a tuple such as
+/// `(8, 6)` is one), the last argument taking the rest of the line (a GPU's name has spaces).
+fn printed_values(args: usize, line: &str) -> Vec<&str> {
+    let mut values = Vec::new();
+    let mut rest = line.trim();
+    while values.len() + 1 < args && !rest.is_empty() {
+        let end = if rest.starts_with('(') {
+            rest.find(')').map_or(rest.len(), |i| i + 1)
+        } else {
+            rest.find(char::is_whitespace).unwrap_or(rest.len())
+        };
+        values.push(&rest[..end]);
+        rest = rest[end..].trim_start();
+    }
+    values.push(rest);
+    values
+}
+
+/// A line a Python program's libraries log on its way to the output (TensorFlow's
+/// `2024-03-11 09:12:40.114520: I tensorflow/...`, glog's `I0311 ...`, a warning under a path).
+fn library_log_line(line: &str) -> bool {
+    let line = line.trim();
+    let b = line.as_bytes();
+    line.is_empty()
+        || line.contains("tensorflow/")
+        || line.contains("xla/")
+        || line.contains("Warning")
+        || line.starts_with('/')
+        || line.starts_with("warnings.warn")
+        || (b.len() > 10 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-')
+        || (b.len() > 5
+            && b"IWEF".contains(&b[0])
+            && (b[1] == b' ' || b[1..5].iter().all(u8::is_ascii_digit)))
+}
 
 /// What an expression typed at Python's prompt (bare or inside `print(...)`) asks, by
 /// [`REPL_QUESTIONS`].
@@ -2826,6 +2939,12 @@ fn repl_answer(asked: &str, line: &str) -> Option<(&'static str, String)> {
         .filter(|(_, v)| v[6..].starts_with(|c: char| c.is_ascii_digit())),
         "tensorflow" => Some(("framework", format!("tensorflow {}", version()?))),
         "paddle" => Some(("framework", format!("paddlepaddle {}", version()?))),
+        "jax" => Some(("framework", format!("jax {}", version()?))),
+        // `sys.version`: `3.10.11 (tags/v3.10.11:7d4cc5a, ...)`.
+        "python" => FIRST_VERSION
+            .find(value)
+            .filter(|v| v.start() == 0)
+            .map(|v| ("python", v.as_str().to_string())),
         "cudnn" => value
             .bytes()
             .all(|b| b.is_ascii_digit())
@@ -3386,6 +3505,13 @@ pub fn of(paste: &[u8]) -> Fingerprint {
     let mut csv_columns: Option<(Vec<Option<&'static str>>, &'static str)> = None;
     // An expression typed at Python's prompt whose value is on the next line.
     let mut repl_question: Option<(&'static str, &'static str)> = None;
+    // The `print`s of a `python -c` command still to be answered, and the lines left to look
+    // for them in (libraries log between them).
+    let mut python_c: Option<(usize, std::collections::VecDeque<Vec<Option<&'static str>>>)> = None;
+    // Inside Lightning's `* CUDA:` item, whose `- version:` is the CUDA PyTorch was built with.
+    let mut lightning_cuda = false;
+    // The line of `modinfo nvidia`'s `filename:` (its `license:` tells the flavour).
+    let mut modinfo_nvidia: Option<usize> = None;
     // The architectures PyTorch's warning lists one line each: (first line, `sm_75`, ...).
     let mut built_for: Option<(u64, Vec<String>)> = None;
     // Lines left of JAX's refusal of an outdated cuDNN, which gives its versions one a line.
@@ -3423,6 +3549,78 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             && let Some((field, value)) = repl_answer(asked, raw)
         {
             fp.add(field, &value, n as u64 + 1, source);
+            continue;
+        }
+        if let Some((left, mut prints)) = python_c.take() {
+            // A Markdown quote of the session (`> 2.1.2+cu118`).
+            let raw = raw.trim_start();
+            let raw = raw
+                .strip_prefix("> ")
+                .or_else(|| raw.strip_prefix('>').filter(|r| !r.starts_with('>')))
+                .unwrap_or(raw);
+            if library_log_line(raw) {
+                if left > 1 {
+                    python_c = Some((left - 1, prints));
+                }
+            } else if let Some(args) = prints.pop_front() {
+                let values = printed_values(args.len(), raw);
+                let mut read = 0;
+                for (asked, value) in args.iter().zip(&values) {
+                    if let Some(asked) = asked
+                        && let Some((field, value)) = repl_answer(asked, value)
+                    {
+                        fp.add(field, &value, n as u64 + 1, "python -c");
+                        read += 1;
+                    }
+                }
+                // A line that answers nothing asked is not this command's output, nor is what
+                // follows it.
+                if values.len() == args.len() && read == args.iter().flatten().count() {
+                    if !prints.is_empty() && left > 1 {
+                        python_c = Some((left - 1, prints));
+                    }
+                    continue;
+                }
+            }
+        }
+        // `modinfo nvidia`: the open modules are licensed "Dual MIT/GPL", the proprietary ones
+        // "NVIDIA" (a modinfo of nvidia.ko, not of any module: `filename:` comes first).
+        let item = raw.trim();
+        if let Some(file) = item.strip_prefix("filename:") {
+            let file = file.trim();
+            let base = file.rsplit('/').next().unwrap_or(file);
+            modinfo_nvidia = (base == "nvidia.ko" || base.starts_with("nvidia.ko.")).then_some(n);
+        } else if let Some(license) = item.strip_prefix("license:")
+            && let Some(at) = modinfo_nvidia.take()
+            && n < at + 30
+        {
+            let flavor = match license.trim() {
+                "Dual MIT/GPL" => Some("open"),
+                "NVIDIA" => Some("proprietary"),
+                _ => None,
+            };
+            if let Some(flavor) = flavor {
+                fp.add("driver_flavor", flavor, n as u64 + 1, "modinfo nvidia");
+            }
+        }
+        // Lightning's environment report (`collect_env_details.py`): `* CUDA:`, then
+        // `- GPU:`, `- available:` and `- version: 12.1` (`torch.version.cuda`).
+        if item.starts_with("* ") {
+            lightning_cuda = item == "* CUDA:";
+        } else if lightning_cuda
+            && let Some(v) = item.strip_prefix("- version:")
+            && let Some(v) = FIRST_VERSION.find(v.trim()).filter(|v| v.start() == 0)
+        {
+            fp.add(
+                "cuda_runtime",
+                v.as_str(),
+                n as u64 + 1,
+                "Lightning environment",
+            );
+            continue;
+        }
+        if let Some(prints) = python_c_prints(raw) {
+            python_c = Some((12, prints.into()));
             continue;
         }
         // JAX's refusal of an outdated cuDNN (`Outdated cuDNN installation found.` then
@@ -4645,6 +4843,13 @@ mod tests {
              GPU 0                   GeForce GTX 1070 (arch=6.1)\n";
         let bare_list = "CUDA 10.1.105\ncuDNN 7.6.4\nWindows 10 Pro\n";
         let extension = "The detected CUDA version (12.1) mismatches the version that was used to compile PyTorch (11.8).\n";
+        let smi_version = "$ nvidia-smi --version\nNVIDIA-SMI version  : 610.43.02\nNVML version        : 610.43\nDRIVER version      : Deprecated, see \"KMD version\" instead\nCUDA version        : Deprecated, see \"CUDA UMD version\" instead\nKMD version         : 610.43.02\nCUDA UMD version    : 13.3\n";
+        let one_liner = "$ python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.backends.cudnn.version(), torch.cuda.get_device_name(0))\"\n2.4.0+cu124 12.4 90100 NVIDIA H100 PCIe\n";
+        let tf_one_liner = "$ python -c \"import tensorflow as tf; print(tf.__version__)\"\n2024-03-11 09:12:40.114520: I tensorflow/core/util/port.cc:113] oneDNN custom operations are on.\n2.15.1\n";
+        let quoted_prints = "> C:\\Users\\me>python -c \"import torch; print(torch.__version__); print(torch.version.cuda); print(torch.cuda.get_device_capability())\"\n> 2.1.2+cu118\n> 11.8\n> (8, 9)\n";
+        let lightning = "* CUDA:\n\t- GPU:\n\t\t- NVIDIA A10G\n\t- available:         True\n\t- version:           12.1\n* System:\n\t- OS:                Linux\n";
+        let modinfo_open = "filename:       /lib/modules/5.14.0-427.13.1.el9_4.x86_64/extra/nvidia.ko.xz\nversion:        550.54.15\nlicense:        Dual MIT/GPL\n";
+        let modinfo_proprietary = "filename:       /lib/modules/5.15.0-105-generic/updates/dkms/nvidia.ko\nversion:        535.171.04\nsupported:      external\nlicense:        NVIDIA\n";
         let cases = [
             (notes, "driver", "515.43.04"),
             (notes, "os", "Ubuntu 22"),
@@ -6056,6 +6261,40 @@ mod tests {
                 "framework",
                 "torch 2.1.2+cpu",
             ),
+            // nvidia-smi --version from R610, where DRIVER and CUDA version are "Deprecated".
+            (smi_version, "driver", "610.43.02"),
+            (smi_version, "driver_cuda", "13.3"),
+            // A `python -c` command's prints: one word per argument, the last taking the rest;
+            // libraries' log lines between are passed over; a Markdown quote is read through.
+            (one_liner, "framework", "torch 2.4.0+cu124"),
+            (one_liner, "cuda_runtime", "12.4"),
+            (one_liner, "cudnn", "9.1.0"),
+            (one_liner, "gpu", "H100 PCIe"),
+            (tf_one_liner, "framework", "tensorflow 2.15.1"),
+            (quoted_prints, "framework", "torch 2.1.2+cu118"),
+            (quoted_prints, "cuda_runtime", "11.8"),
+            (quoted_prints, "cc", "8.9"),
+            // Lightning's report: the `- version:` of its CUDA item is PyTorch's CUDA.
+            (lightning, "cuda_runtime", "12.1"),
+            (
+                "$ python -c \"import sys; print(sys.version)\"\n3.10.11 (tags/v3.10.11:7d4cc5a, Apr  5 2023, 00:38:17) [MSC v.1929 64 bit (AMD64)]\n",
+                "python",
+                "3.10.11",
+            ),
+            ("  - python=3.9.19=h955ad1f_0\n", "python", "3.9.19"),
+            (
+                "PyTorch settings found: CUDA_VERSION=126, Highest Compute Capability: (8, 6).\n",
+                "cc",
+                "8.6",
+            ),
+            // The modules' flavour: modinfo's license, NVIDIA's RHEL package name.
+            (modinfo_open, "driver_flavor", "open"),
+            (modinfo_proprietary, "driver_flavor", "proprietary"),
+            (
+                "kmod-nvidia-latest-dkms-535.154.05-1.el8.x86_64\n",
+                "driver_flavor",
+                "proprietary",
+            ),
         ];
         for (paste, field, want) in cases {
             assert_eq!(value(paste, field), want, "{field} of {paste:?}");
@@ -6405,6 +6644,22 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
                 "cudnn",
             ),
             ("This project requires Python 3.8 or later\n", "python"),
+            // A `python -c` print whose next line is no answer (a prompt, another command): it
+            // and what follows are read as any line.
+            (
+                "$ python -c \"import torch; print(torch.__version__)\"\n$ nvidia-smi\n",
+                "framework",
+            ),
+            // Another module's license says nothing of the driver's flavour.
+            (
+                "filename:       /lib/modules/6.8.0-45-generic/kernel/drivers/gpu/drm/drm.ko.zst\nlicense:        GPL and additional rights\nfilename:       /lib/modules/6.8.0/kernel/virt/vboxguest.ko\nlicense:        Dual MIT/GPL\n",
+                "driver_flavor",
+            ),
+            // Lightning's `- version:` under System is Windows' build, not a CUDA.
+            (
+                "* System:\n\t- OS:                Windows\n\t- version:           10.0.19044\n",
+                "cuda_runtime",
+            ),
         ] {
             assert!(
                 of(said.as_bytes()).get(field).is_none(),
