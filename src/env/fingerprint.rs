@@ -3179,6 +3179,27 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
         .expect("valid anchors")
 });
 
+/// Words that place a program in a container, or its libcuda in CUDA's stubs: where the CUDA
+/// runtime's error 35 can come from no driver being passed in rather than an old one.
+static CONTAINER_WORDS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+    aho_corasick::AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build([
+            "docker",
+            "podman",
+            "containerd",
+            "nvidia/cuda:",
+            "apptainer",
+            "singularity",
+            "kubectl",
+            "kubelet",
+            "enroot",
+            "pyxis",
+            "/stubs/libcuda",
+        ])
+        .expect("valid words")
+});
+
 /// Messages that state a broken rule themselves, without a number: NVML finds the library and
 /// the loaded module at different versions; the driver's JIT cannot read PTX that a newer CUDA
 /// wrote. (words, field, what printed it)
@@ -3807,6 +3828,13 @@ pub fn of(paste: &[u8]) -> Fingerprint {
         if answer_to.is_some() {
             continue;
         }
+        // A container (or a stub libcuda) where the program ran: there the CUDA runtime's "driver
+        // is insufficient" may mean no driver reached it at all (see `derive`).
+        if fp.get("container").is_none()
+            && let Some(m) = CONTAINER_WORDS.find(raw)
+        {
+            fp.add("container", &raw[m.range()], n as u64 + 1, "text");
+        }
         // Only lines that can carry a version or a name are looked at closely.
         if !ANCHORS.is_match(raw) {
             continue;
@@ -4166,6 +4194,10 @@ impl Fingerprint {
     }
 
     fn derive(&mut self) {
+        // Where the program ran says something only of a "driver is insufficient".
+        if self.get("driver_insufficient").is_none() {
+            self.fields.remove("container");
+        }
         // nvidia-smi's own version stands for the driver only when nothing names the driver.
         self.fall_back("smi_version", "driver");
         // A driver named in a sentence, likewise.
@@ -6649,6 +6681,11 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
             (
                 "$ python -c \"import torch; print(torch.__version__)\"\n$ nvidia-smi\n",
                 "framework",
+            ),
+            // Where a program ran is kept only beside a "driver is insufficient".
+            (
+                "$ docker run --rm --gpus all nvidia/cuda:12.2.0-base-ubuntu22.04 nvidia-smi\n",
+                "container",
             ),
             // Another module's license says nothing of the driver's flavour.
             (

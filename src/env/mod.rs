@@ -358,8 +358,9 @@ pub fn assess(
     }
     // The CUDA runtime (or PyTorch) saying itself that the driver is older than it needs. With
     // a driver in the paste that the minimum-driver rules do not already judge, that is the
-    // broken rule; without one it is only a risk: the same error comes from a container or a
-    // machine where no driver is reachable at all.
+    // broken rule, and so it is without one, by the runtime's own word; but in a container (or
+    // with CUDA's stub libcuda) the same error comes when no driver was passed in at all, so
+    // there it is only a risk.
     let minimum_driver = |level: Level| {
         findings
             .iter()
@@ -385,7 +386,7 @@ pub fn assess(
         let known = driver.or(module).or_else(|| fp.get("driver_cuda"));
         // PyTorch says "too old" only when it found a driver (its version is above zero; with
         // none it says "Found no NVIDIA driver"), so its word alone shows one was reached.
-        let reached = known.is_some() || said.source == "PyTorch";
+        let reached = known.is_some() || said.source == "PyTorch" || fp.get("container").is_none();
         let level = if reached && !judged_ok {
             Level::Violation
         } else {
@@ -1163,15 +1164,24 @@ mod tests {
             ),
             ["open-modules-need-turing"]
         );
-        // The runtime's "driver is insufficient" with the driver shown is the broken rule;
-        // without a driver in the paste (a container that sees none says the same) a risk.
+        // The runtime's "driver is insufficient" is the broken rule, with the driver shown or
+        // not; in a container (one that sees no driver says the same) without a driver in the
+        // paste, a risk.
         let insufficient = "ExternalError:  Cuda error(35), CUDA driver version is insufficient for CUDA runtime version.\n";
         assert_eq!(
             rules(&format!("Driver version 435.21\n{insufficient}")),
             ["runtime-needs-newer-driver"]
         );
-        assert!(rules(insufficient).is_empty());
-        let risk = assess(&fingerprint::of(insufficient.as_bytes()), &[], &[], today);
+        assert_eq!(rules(insufficient), ["runtime-needs-newer-driver"]);
+        let in_container = format!("$ docker run --rm my-image python train.py\n{insufficient}");
+        assert!(rules(&in_container).is_empty());
+        assert_eq!(
+            rules(&format!(
+                "$ docker run --rm my-image nvidia-smi\nDriver Version: 418.87.01\n{insufficient}"
+            )),
+            ["runtime-needs-newer-driver"]
+        );
+        let risk = assess(&fingerprint::of(in_container.as_bytes()), &[], &[], today);
         assert!(
             risk.findings
                 .iter()
