@@ -1130,6 +1130,18 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         // Lightning's system info: `pyTorch_version: 1.4.0+cu100`.
         rule(r"^pyTorch_version:\s*{TORCH}", "torch", "Lightning system info"),
+        // numba -s says whether the CUDA runtime needs minor-version compatibility (it is newer
+        // than the driver's CUDA) and whether numba can provide it (with its linker packages).
+        rule(
+            r"^CUDA Minor Version Compatibility Needed\s+:\s*(?P<v>True)\s*$",
+            "mvc_needed",
+            "numba -s",
+        ),
+        rule(
+            r"^CUDA Minor Version Compatibility Available\s+:\s*(?P<v>False)\s*$",
+            "mvc_unavailable",
+            "numba -s",
+        ),
         // numba -s: `CUDA Driver Version : 11.5` (newer releases print a code, read below).
         rule(
             r"^CUDA Driver Version\s+:\s*(?P<v>\d{1,2}\.\d+)\s*$",
@@ -3019,9 +3031,16 @@ const GFD_LABELS: &[(&str, &str)] = &[
     ("gpu.compute.minor", "gfd_cc_minor"),
 ];
 
-/// The fields a line without any digit can give: a GPU's name, /etc/os-release's NAME, and the
-/// module flavour NixOS's option names.
-const WORD_FIELDS: &[&str] = &["gpu", "os_name", "os_text", "nixos_open"];
+/// The fields a line without any digit can give: a GPU's name, /etc/os-release's NAME, the
+/// module flavour NixOS's option names, and numba's minor-version compatibility answers.
+const WORD_FIELDS: &[&str] = &[
+    "gpu",
+    "os_name",
+    "os_text",
+    "nixos_open",
+    "mvc_needed",
+    "mvc_unavailable",
+];
 
 /// Words one of which every rule's line contains: a line with none of them (most of a dmesg or a
 /// training log) is passed over without building or running any regex, so a paste that shows no
@@ -4194,6 +4213,11 @@ impl Fingerprint {
     }
 
     fn derive(&mut self) {
+        // numba's minor-version compatibility: needed and not available, or nothing.
+        if self.get("mvc_needed").is_none() || self.get("mvc_unavailable").is_none() {
+            self.fields.remove("mvc_needed");
+            self.fields.remove("mvc_unavailable");
+        }
         // Where the program ran says something only of a "driver is insufficient".
         if self.get("driver_insufficient").is_none() {
             self.fields.remove("container");

@@ -144,6 +144,9 @@ const PTX_VERSION: &str = "https://docs.nvidia.com/cuda/cuda-runtime-api/group__
 /// cudaErrorInsufficientDriver (35): "the installed NVIDIA CUDA driver is older than the CUDA
 /// runtime library", on the same page of the runtime API's error codes.
 const INSUFFICIENT_DRIVER: &str = PTX_VERSION;
+/// numba's minor-version compatibility: when it is needed and what provides it.
+const NUMBA_MVC: &str =
+    "https://numba.readthedocs.io/en/stable/cuda/minor_version_compatibility.html";
 /// Which GPUs and driver branches forward compatibility is for, and its errors 803 and 804.
 const FORWARD_COMPAT: &str =
     "https://docs.nvidia.com/deploy/cuda-compatibility/forward-compatibility.html";
@@ -411,6 +414,20 @@ pub fn assess(
                 }
             ),
             source: INSUFFICIENT_DRIVER.into(),
+        });
+    }
+    // numba saying that its CUDA runtime is newer than the driver's CUDA (minor-version
+    // compatibility needed) and that it cannot compile for such a driver (not available: its
+    // linker packages are missing): the code it generates will not load.
+    if let (Some(needed), Some(_)) = (fp.get("mvc_needed"), fp.get("mvc_unavailable")) {
+        findings.push(Finding {
+            rule: "numba-minor-version-compatibility".into(),
+            level: Level::Violation,
+            message: format!(
+                "numba says its CUDA runtime is newer than the CUDA this driver supports and that it cannot use minor-version compatibility (line {}): the kernels it compiles need a driver that supports its runtime; update the driver, install the CUDA runtime the driver supports, or numba's minor-version compatibility packages (pynvjitlink for CUDA 12, ptxcompiler and cubinlinker for CUDA 11) (runbook cuda-driver-too-old)",
+                needed.line
+            ),
+            source: NUMBA_MVC.into(),
         });
     }
     // A forward-compatibility libcuda (the `cuda-compat` package, as container images carry it)
@@ -1186,6 +1203,16 @@ mod tests {
             risk.findings
                 .iter()
                 .any(|f| f.rule == "runtime-needs-newer-driver" && f.level == Level::Risk)
+        );
+        // numba -s: minor-version compatibility needed and not available.
+        let numba = "CUDA Driver Version                           : 11.5\nCUDA Runtime Version                          : 11.8\nCUDA Minor Version Compatibility Available    : False\nCUDA Minor Version Compatibility Needed       : True\nCUDA Minor Version Compatibility In Use       : False\n";
+        assert!(rules(numba).contains(&"numba-minor-version-compatibility".to_string()));
+        assert!(
+            !rules(&numba.replace(
+                ": False\nCUDA Minor Version Compatibility Needed",
+                ": True\nCUDA Minor Version Compatibility Needed"
+            ))
+            .contains(&"numba-minor-version-compatibility".to_string())
         );
         // A forward-compatibility libcuda where it may not be used: CUDA's errors 804 and 803.
         assert_eq!(
