@@ -378,11 +378,17 @@ pub fn assess(
         // A toolkit a person named in a sentence ("Cuda 11.7") is what they think is installed,
         // not the CUDA the failing program carries: its driver being enough says nothing
         // against the program's own word.
-        let toolkit_from_text = fp.get("cuda_toolkit").is_some_and(|t| t.source == "text");
+        // Nor is an image's tag: the program may bring its own runtime (a pip wheel built for
+        // a newer CUDA in an older CUDA image).
+        let hearsay = |field: &str| {
+            fp.get(field)
+                .is_some_and(|t| t.source == "text" || t.source == "the image's tag")
+        };
         let judged_ok = findings.iter().any(|f| {
             f.rule.ends_with("minimum-driver")
                 && f.level == Level::Ok
-                && !(toolkit_from_text && f.rule == "cuda-toolkit-minimum-driver")
+                && !(hearsay("cuda_toolkit") && f.rule == "cuda-toolkit-minimum-driver")
+                && !(hearsay("cuda_runtime") && f.rule == "cuda-runtime-minimum-driver")
         });
         // A driver the program reached: its version, or the CUDA it supports as PyTorch prints it
         // ("found version 12080").
@@ -1195,6 +1201,13 @@ mod tests {
         assert_eq!(
             rules(&format!(
                 "$ docker run --rm my-image nvidia-smi\nDriver Version: 418.87.01\n{insufficient}"
+            )),
+            ["runtime-needs-newer-driver"]
+        );
+        // The image's CUDA is enough for the driver, but the program brought a newer runtime.
+        assert_eq!(
+            rules(&format!(
+                "$ docker run --gpus all nvidia/cuda:11.6.2-runtime-ubuntu20.04 python app.py\n| NVIDIA-SMI 510.85.02    Driver Version: 510.85.02    CUDA Version: 11.6     |\n{insufficient}"
             )),
             ["runtime-needs-newer-driver"]
         );
