@@ -3321,6 +3321,9 @@ const STATEMENTS: &[(&str, &str, &str)] = &[
         "arch_refused",
         "CUDA driver",
     ),
+    // The runtime's enum name for error 209, as bindings and tools print it
+    // (`cudaErrorNoKernelImageForDevice`, CuPy's `NoKernelImageForDevice`).
+    ("NoKernelImageForDevice", "arch_refused", "CUDA runtime"),
     (
         "is not compatible with compile time compute cap",
         "arch_refused",

@@ -1247,6 +1247,12 @@ mod tests {
             ),
             ["framework-arch-list"]
         );
+        assert_eq!(
+            rules(
+                "torch 2.10.0+cu128 on a Tesla P100\nfails with `cudaErrorNoKernelImageForDevice`\n"
+            ),
+            ["framework-arch-list"]
+        );
         // A driver entry point missing from libcuda: the driver is older than the program's CUDA.
         assert_eq!(
             rules(
