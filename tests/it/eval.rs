@@ -834,7 +834,37 @@ fn same_value(field: &str, expected: &str, got: &str) -> bool {
             };
             n(expected) == n(got)
         }
-        "gpu" | "framework" | "driver_flavor" => {
+        // A GPU's model with or without its brand ("NVIDIA", "GeForce") and its memory size
+        // ("6GB", "32 GB") is the same GPU: the compute capability and the stacks it is looked
+        // up in do not change.
+        "gpu" => {
+            let n = |s: &str| {
+                let mut words: Vec<String> = s.split_whitespace().map(str::to_lowercase).collect();
+                while words
+                    .first()
+                    .is_some_and(|w| w == "nvidia" || w == "geforce")
+                {
+                    words.remove(0);
+                }
+                if words.len() > 1 {
+                    let last = words.last().unwrap();
+                    let memory = last
+                        .strip_suffix("gb")
+                        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+                    if memory {
+                        words.pop();
+                    } else if last == "gb" && words.len() > 2 {
+                        let n = &words[words.len() - 2];
+                        if n.chars().all(|c| c.is_ascii_digit()) {
+                            words.truncate(words.len() - 2);
+                        }
+                    }
+                }
+                words.join(" ")
+            };
+            n(expected) == n(got)
+        }
+        "framework" | "driver_flavor" => {
             let n = |s: &str| s.trim().to_lowercase();
             n(expected) == n(got)
         }
