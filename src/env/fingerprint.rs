@@ -2065,9 +2065,9 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "Paddle",
         ),
         // The driver ignoring a GPU only a legacy branch supports (`NVRM: ... supported through
-        // the NVIDIA 470.xx Legacy drivers.`), the branch kept as the value.
+        // the NVIDIA 470.xx Legacy drivers.`), the branch kept as the value; the vendor word may be retyped wrong (`NVIDA`) or left out.
         rule(
-            r"supported through the NVIDIA (?P<v>\d{3})\.xx Legacy drivers",
+            r"supported through the (?:\w+ )?(?P<v>\d{3})\.xx Legacy drivers",
             "legacy_branch",
             "NVRM",
         ),
@@ -3353,6 +3353,14 @@ const STATEMENTS: &[(&str, &str, &str)] = &[
     // not supported by this TensorRT release.`, error code 9).
     (
         "is not supported by this TensorRT release",
+        "arch_refused",
+        "TensorRT",
+    ),
+    // Its older releases' assertion for the same (`Assertion Error in trtSmToCask: 0
+    // (Unsupported SM.)`, TensorRT 7 on an Ampere GPU).
+    ("(Unsupported SM.)", "arch_refused", "TensorRT"),
+    (
+        "Assertion failed: Unsupported SM.",
         "arch_refused",
         "TensorRT",
     ),
@@ -5702,6 +5710,16 @@ mod tests {
                 "NVRM: supported through the NVIDIA 470.xx Legacy drivers.\n",
                 "legacy_branch",
                 "470",
+            ),
+            (
+                "the message in dmesg: \"The NVIDIA GeForce GT 710M installed in this system is supported through the NVIDA 390.xx Legacy drivers\"\n",
+                "legacy_branch",
+                "390",
+            ),
+            (
+                "ERROR: ../rtSafe/cuda/caskUtils.cpp (80) - Assertion Error in trtSmToCask: 0 (Unsupported SM.)\n",
+                "arch_refused",
+                "(Unsupported SM.)",
             ),
             (
                 "The detected CUDA version (12.9) mismatches the version that was used to compile\n",
