@@ -3865,6 +3865,21 @@ pub fn of(paste: &[u8]) -> Fingerprint {
         {
             fp.add("container", &raw[m.range()], n as u64 + 1, "text");
         }
+        // Ollama's own log in the journal (`ollama[911]: ...`): the program in use, its version
+        // unknown unless another line names it (its GPU floor holds for every version).
+        if fp.get("ollama_log").is_none()
+            && let Some(at) = raw.find("ollama[")
+            && raw[at + 7..]
+                .split_once("]:")
+                .is_some_and(|(pid, _)| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+        {
+            fp.add(
+                "ollama_log",
+                "version not shown",
+                n as u64 + 1,
+                "Ollama's log",
+            );
+        }
         // Only lines that can carry a version or a name are looked at closely.
         if !ANCHORS.is_match(raw) {
             continue;
@@ -4237,6 +4252,8 @@ impl Fingerprint {
         self.fall_back("smi_version", "driver");
         // A driver named in a sentence, likewise.
         self.fall_back("driver_text", "driver");
+        // Ollama's log stands for Ollama when no line names its version.
+        self.fall_back("ollama_log", "ollama");
         // The CUDA toolkit's meta-package stands for nvcc only when nvcc's own is not listed.
         self.fall_back("cuda_toolkit_package", "cuda_toolkit");
         // The CUDA runtime wheel beside a framework is its runtime only when the framework's
@@ -6382,6 +6399,15 @@ mod tests {
         assert_eq!(value(smi, "driver"), "418.67");
         assert!(of(smi.as_bytes()).conflicts.is_empty());
         assert_eq!(value("| NVIDIA-SMI 535.54.03\n", "driver"), "535.54.03");
+        // Ollama's journal lines: the program, its version not shown; a version named beside
+        // them is the reading, with no disagreement.
+        let journal =
+            "Jan  1 20:22:43 host ollama[911]:   Device 0: Tesla K80, compute capability 3.7\n";
+        assert_eq!(value(journal, "ollama"), "version not shown");
+        let both = format!("{journal}$ ollama -v\nollama version is 0.1.17\n");
+        assert_eq!(value(&both, "ollama"), "0.1.17");
+        assert!(of(both.as_bytes()).conflicts.is_empty());
+        assert!(of(b"ollama[x]: not a pid\n").get("ollama").is_none());
         // TensorFlow's issue template.
         let tf = "- OS Platform and Distribution (e.g., Linux Ubuntu 16.04): Linux Ubuntu 18.04\n\
 - TensorFlow version (use command below): v2.4.1\n\
