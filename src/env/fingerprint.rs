@@ -2609,6 +2609,20 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "driver_text",
             "text",
         ),
+        // A driver named after the vendor (`NVIDIA 455.23.04`, `nvidia-390.138`) or before the
+        // word driver or module (`Install 570.144 drivers`, `580.173.02's proprietary modules`):
+        // a driver's shape (a three-digit branch, a two- or three-digit minor), which no CUDA,
+        // kernel or Python release has. Used only when nothing else names the driver.
+        rule(
+            r"(?i)\bnvidia[ -](?P<v>[3-6]\d{2}\.\d{2,3}(?:\.\d{2})?)\b(?:[^.\d]|$)",
+            "driver_text",
+            "text",
+        ),
+        rule(
+            r"(?i)\b(?P<v>[3-6]\d{2}\.\d{2,3}(?:\.\d{2})?)(?:'s)?\s+(?:\*\*)?(?:(?:proprietary|open|nvidia)(?:\*\*)?\s+)?(?:drivers?|kernel modules?|modules?)\b",
+            "driver_text",
+            "text",
+        ),
         // "I have installed cuda 9.1" in a sentence: the toolkit a user installed.
         rule(
             r"(?i)\binstalled cuda(?: toolkit)? v?(?P<v>\d+\.\d+(?:\.\d+)?)\b",
@@ -5744,6 +5758,22 @@ mod tests {
                 "12.9",
             ),
             // Sentences and loose lists, read when nothing else names the field.
+            (
+                "I just installed a 3090, NVIDIA 455.23.04 and installed PyTorch nightly\n",
+                "driver",
+                "455.23.04",
+            ),
+            ("- nvidia-390.138\n", "driver", "390.138"),
+            (
+                "3. Install 570.144 drivers via DoFlicky\n",
+                "driver",
+                "570.144",
+            ),
+            (
+                "With 580.173.02's **proprietary** modules the GPU is found\n",
+                "driver",
+                "580.173.02",
+            ),
             (
                 "cuda版本为11.2，cudnn版本为8.2.0，飞浆版本为2.0.1\n",
                 "cuda_toolkit",
