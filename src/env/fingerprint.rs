@@ -1914,6 +1914,14 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // without its family (`GPU is a GT 1030`, `Cards: K80`, `I am using 2080 Ti`, `nvidia
         // 2070显卡`): the model number alone says which, where a bare number needs "Ti" or
         // "nvidia" before it.
+        // A data-center or workstation board named after the vendor in a sentence (`launched
+        // on NVidia A100 GPU`, `I use NVIDIA A100-40G`, `Nvidia T600`, `NVIDIA Quadro FX
+        // 1800M`): a bare `T4` or `A10` says which only beside the vendor's name.
+        rule(
+            r"(?i:\bnvidia)\s+(?P<v>(?:[AHLT]\d{1,4}[A-Za-z]?(?:-\d+G[B]?)?|GB\d{2,3}|GH\d{3}|Quadro\sFX\s\d{3,4}M?))(?:[^\w.-]|$)",
+            "gpu",
+            "text",
+        ),
         rule(r"\b(?P<v>GT\s?(?:[1-9]\d{2}|1030)M?)\b", "gpu", "text"),
         rule(r"\b(?P<v>K(?:80|40m?|20[mXx]?|520))\b", "gpu", "text"),
         rule(
@@ -5759,6 +5767,22 @@ mod tests {
             ),
             // Sentences and loose lists, read when nothing else names the field.
             (
+                "Hi, when acemd3 launched on NVidia A100 GPU:\n",
+                "gpu",
+                "A100",
+            ),
+            ("I use NVIDIA A100-40G with cuda11.1.\n", "gpu", "A100-40G"),
+            (
+                "- **CPU & GPU Model**: E3-1230 v5, Nvidia T600\n",
+                "gpu",
+                "T600",
+            ),
+            (
+                "I have NVIDIA Quadro FX 1800M with latest driver installed\n",
+                "gpu",
+                "Quadro FX 1800M",
+            ),
+            (
                 "I just installed a 3090, NVIDIA 455.23.04 and installed PyTorch nightly\n",
                 "driver",
                 "455.23.04",
@@ -6767,6 +6791,8 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
             ("export PATH=/usr/local/cuda-11.8/bin\n", "cuda_toolkit"),
             ("libcuda12.0 loaded\n", "cuda_toolkit"),
             ("the K8s cluster has GT 2 nodes\n", "gpu"),
+            ("we run T4 and A10 instances\n", "gpu"),
+            ("NVIDIA 535.104.05-0ubuntu1 from the archive\n", "gpu"),
             ("需要驱动版本 525.60.13\n", "driver"),
             (
                 "The recommended drivers: 535.161.07 (GameReady)\n",

@@ -27,6 +27,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0x0c5d7a3088e22091, Some(&[b"torch"])),
     (0x0c9f296696897a3d, Some(&[b"driver on your system is too old (found version "])),
     (0x0cd03bd7f7fa06f9, Some(&[b"cuda-compat-"])),
+    (0x0d6aeeabe29cf47a, Some(&[b"nvidia"])),
     (0x0d6c72b78936dbab, Some(&[b"</product_name>"])),
     (0x0dd44952e5c51dd5, Some(&[b"version that was used to compile"])),
     (0x0ded0ef46cd6443d, Some(&[b"nccl runtime version"])),
