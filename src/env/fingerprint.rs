@@ -627,6 +627,14 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(r"^CUDA API \(CUDA {V}\)", "driver_cuda", "hashcat"),
         // faceswap's System Information block (`gpu_cuda: 9.1`: the CUDA it found installed).
         rule(r"^gpu_cuda:\s+{V}", "cuda_toolkit", "faceswap sysinfo"),
+        rule(r"^gpu_cudnn:\s+{V}", "cudnn", "faceswap sysinfo"),
+        // /etc/redhat-release and its kin, printed alone (`CentOS Linux release 7.8.2003
+        // (Core)`): the release without its codename.
+        rule(
+            r"^(?P<v>(?:CentOS(?: Stream)?|Rocky|AlmaLinux|Red Hat Enterprise Linux(?: Server)?|Oracle Linux Server|Scientific Linux|Fedora)(?: Linux)? release \d+(?:\.\d+)*)(?:\s+\([^)]*\))?\s*$",
+            "os",
+            "/etc/redhat-release",
+        ),
         rule(r"^py_version:\s+{V}", "python", "faceswap sysinfo"),
         rule(
             r"^gpu_devices:\s+GPU_0: (?:NVIDIA )?(?P<v>[^,]*?[A-Za-z0-9)])\s*(?:,|$)",
@@ -1843,7 +1851,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "TensorFlow issue template",
         ),
         rule(
-            r"(?i)^CUDA/cuDNN versions?\s*:\s*(?:CUDA\s*)?\d+(?:\.\d+)*\s*(?:/|,|and)\s*(?:cuDNN\s*)?{V}",
+            r"(?i)^CUDA/cuDNN versions?\s*:\s*(?:CUDA\s*)?\d+(?:\.\d+)*\s*(?:/|,|and)\s*(?:cuDNN\s*)?(?P<v>\d+(?:\.\d+)*)(?:[^\d.]|$)",
             "cudnn",
             "TensorFlow issue template",
         ),
@@ -5765,6 +5773,13 @@ mod tests {
                 "cuda_toolkit",
                 "12.9",
             ),
+            ("gpu_cudnn:         7.3.1\n", "cudnn", "7.3.1"),
+            (
+                "CentOS Linux release 7.8.2003 (Core)\n",
+                "os",
+                "CentOS Linux release 7.8.2003",
+            ),
+            ("- **CUDA/cuDNN version**: 9.0 / 7\n", "cudnn", "7"),
             // Sentences and loose lists, read when nothing else names the field.
             (
                 "Hi, when acemd3 launched on NVidia A100 GPU:\n",
