@@ -46,6 +46,15 @@ impl Fingerprint {
         if !(field == "gpu" && value.ends_with("...")) {
             value = value.trim_end_matches(['.', ',', ':']).trim_end();
         }
+        // "Operating System: Version: win10": a form's answer that repeats a label.
+        if field == "os"
+            && let Some(rest) = value
+                .get(..8)
+                .filter(|p| p.eq_ignore_ascii_case("version:"))
+                .map(|_| value[8..].trim_start())
+        {
+            value = rest;
+        }
         let value = if field == "gpu" {
             match gpu_name(value) {
                 Some(name) => name.into_owned(),
@@ -171,6 +180,24 @@ fn gpu_name(mut value: &str) -> Option<std::borrow::Cow<'_, str>> {
     // the name is what follows the vendor's.
     if let Some(at) = value.to_ascii_uppercase().rfind(" NVIDIA ") {
         value = value[at + 1..].trim_start();
+    }
+    // "A100-PCIE-40GB 1gpu", "T4 2 gpus" as typed: how many is not part of the name.
+    if let Some((name, count)) = value.rsplit_once(' ') {
+        let count = count.to_ascii_lowercase();
+        let digits = count.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        let unit = &count[digits.len()..];
+        if !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && matches!(unit, "gpu" | "gpus" | "card" | "cards")
+        {
+            value = name.trim_end();
+        } else if matches!(count.as_str(), "gpu" | "gpus" | "cards")
+            && let Some((name, n)) = name.rsplit_once(' ')
+            && !n.is_empty()
+            && n.bytes().all(|b| b.is_ascii_digit())
+        {
+            value = name.trim_end();
+        }
     }
     // "GeForce RTX 3090 with 24G" as typed: its memory is not part of the name.
     if let Some((name, memory)) = value.split_once(" with ")
@@ -5774,6 +5801,9 @@ mod tests {
                 "12.9",
             ),
             ("gpu_cudnn:         7.3.1\n", "cudnn", "7.3.1"),
+            ("Operating System: Version: win10\n", "os", "win10"),
+            ("NVIDIA A100-PCIE-40GB 1gpu\n", "gpu", "A100-PCIE-40GB"),
+            ("GPU: Tesla T4 2 gpus\n", "gpu", "Tesla T4"),
             (
                 "CentOS Linux release 7.8.2003 (Core)\n",
                 "os",
