@@ -1219,7 +1219,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // (`name.arch  [epoch:]version-release`), pacman -Q (`name version-rel`), zypper
         // (`i | name | package | version |`).
         rule(
-            &package(r"nvidia-container-toolkit(?:-base)?|libnvidia-container(?:1|-tools)", r"\d+\.\d+\.\d+"),
+            &package(r"(?:golang-github-)?nvidia-container-toolkit(?:-base)?|libnvidia-container(?:1|-tools)", r"\d+\.\d+\.\d+"),
             "container_toolkit",
             "package list",
         ),
@@ -1247,6 +1247,13 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         // SUSE's open kernel module package.
         rule(r"\bnvidia-(?P<v>open)-driver-G\d+", "driver_flavor", "package name"),
+        // A driver a sentence names with its modules' flavour (`Driver: 595.91.07 (open kernel
+        // modules)`, `580.95.05 (open-source driver)`, `580.173.02's **proprietary** modules`).
+        rule(
+            r"(?i)\b[3-6]\d{2}\.\d{2,3}(?:\.\d{2})?\b(?:'s)?\s*\(?(?:\*\*)?(?P<v>open|proprietary)(?:\*\*)?(?:[- ]source)?\s+(?:(?:gpu\s+)?kernel\s+)?(?:modules?|drivers?)\b",
+            "flavor_text",
+            "text",
+        ),
         // Python's platform string (`Linux-5.15.0-91-generic-x86_64-with-glibc2.35`, as
         // transformers-cli env, accelerate env and Ultralytics print it): the kernel release.
         rule(
@@ -1494,6 +1501,20 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             r"NVIDIA Container Toolkit CLI version {V}",
             "container_toolkit",
             "nvidia-ctk --version",
+        ),
+        // The runtime hook, versioned with the toolkit (`nvidia-container-runtime-hook
+        // --version`: `NVIDIA Container Runtime Hook version 1.13.3`).
+        rule(
+            r"NVIDIA Container Runtime Hook version {V}",
+            "container_toolkit",
+            "nvidia-container-runtime-hook --version",
+        ),
+        // The toolkit named with its version in a sentence (`container-toolkit version 1.11.0`,
+        // `package nvidia-container-toolkit 1.14.3-1`): a 1.x release.
+        rule(
+            r"(?i)\b(?:nvidia[- ])?container[- ]toolkit(?: version)?\s+v?(?P<v>1\.\d+\.\d+)\b",
+            "container_toolkit",
+            "text",
         ),
         // Fabric manager's log and `--version`.
         rule(
@@ -2790,6 +2811,7 @@ fn reading(field: &'static str, v: &str) -> Option<(&'static str, String)> {
         "nixos_open" if v == "true" => ("driver_flavor", "open".to_string()),
         "nixos_open" => ("driver_flavor", "proprietary".to_string()),
         "flavor_rhel" => ("driver_flavor", "proprietary".to_string()),
+        "flavor_text" => ("driver_flavor", v.to_ascii_lowercase()),
         "jax" => ("framework", format!("jax {}", v)),
         "tensorflow" => ("framework", format!("tensorflow {}", v)),
         "mxnet" => ("framework", format!("mxnet {}", v)),
@@ -5802,6 +5824,31 @@ mod tests {
             ),
             ("gpu_cudnn:         7.3.1\n", "cudnn", "7.3.1"),
             ("Operating System: Version: win10\n", "os", "win10"),
+            (
+                "NVIDIA Container Runtime Hook version 1.13.3\n",
+                "container_toolkit",
+                "1.13.3",
+            ),
+            (
+                "golang-github-nvidia-container-toolkit-1.16.2-1.fc41.x86_64\n",
+                "container_toolkit",
+                "1.16.2",
+            ),
+            (
+                "Docker version 20.10.4 and container-toolkit version 1.11.0 are installed\n",
+                "container_toolkit",
+                "1.11.0",
+            ),
+            (
+                "- Driver: 595.91.07 (open kernel modules), CUDA 13.2\n",
+                "driver_flavor",
+                "open",
+            ),
+            (
+                "With 580.173.02's **proprietary** modules the GPU is found\n",
+                "driver_flavor",
+                "proprietary",
+            ),
             ("NVIDIA A100-PCIE-40GB 1gpu\n", "gpu", "A100-PCIE-40GB"),
             ("GPU: Tesla T4 2 gpus\n", "gpu", "Tesla T4"),
             (
