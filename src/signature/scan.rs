@@ -950,7 +950,7 @@ fn named_captures(regex: &SigRegex, caps: &SigMatch<'_>) -> Vec<(String, String)
         .collect()
 }
 
-/// Lines with an error word that are really fine: "0 errors", the driver's load banner, the GPU
+/// Lines with an error word that are really fine: "0 errors" ("ran without errors"), the driver's load banner, the GPU
 /// identity lines the driver prints ([`BANNERS`]).
 /// ASCII-only: quicker to compile, and these words are ASCII.
 /// Also nvidia-smi -q's counters and flags at zero or "No" (`Uncorrectable Error : 0`, `Remapping
@@ -967,7 +967,7 @@ fn named_captures(regex: &SigRegex, caps: &SigMatch<'_>) -> Vec<(String, String)
 /// dev sr0`), the RAS collector, DPC and the NVMe driver announcing themselves, a mount's `errors=remount-ro`
 /// option, a bridge's I/O-port window left unassigned (`BAR 13: failed to assign [io size
 /// 0x1000]`; a GPU's BARs are memory windows).
-const BENIGN: &str = r"(?-u)(?i)^\s*[a-z][\w /().-]*?\s:\s+(?:0|no|none|n/a|disabled)\s*$|^\s+[a-z][a-z ]*errors?\s*$|\b(?:0|no|zero) (?:errors?|failures?)\b|\berrors?[:=] ?0\b|\bfail-?over\b|\bfailsafe\b|error[_ ]?(?:count|rate|handling|reporting|injection)\b|\bNCCL INFO NET/Plugin\b|^\s*[a-z][\w /().-]*?:\s*could not collect\s*$|module verification failed: signature and/or required key missing - tainting kernel|loading out-of-tree module taints kernel|module license '[A-Za-z0-9 ./_-]*' taints kernel|inheriting taint\.?\s*$|Disabling lock debugging due to kernel taint|\bdev (?:fd|sr)\d+\b|Correctable Errors collector initiali[sz]ed|\berrors=(?:remount-ro|continue|panic)\b|DPC: error containment capabilities|BAR \d+: (?:failed to assign|no space for) \[io\b|\bnvme\d*: Shutdown timeout set to|\bfaulthandler\b";
+const BENIGN: &str = r"(?-u)(?i)^\s*[a-z][\w /().-]*?\s:\s+(?:0|no|none|n/a|disabled)\s*$|^\s+[a-z][a-z ]*errors?\s*$|\b(?:0|no|zero) (?:errors?|failures?)\b|\bwithout (?:any )?(?:errors?|failures?)\b|\berrors?[:=] ?0\b|\bfail-?over\b|\bfailsafe\b|error[_ ]?(?:count|rate|handling|reporting|injection)\b|\bNCCL INFO NET/Plugin\b|^\s*[a-z][\w /().-]*?:\s*could not collect\s*$|module verification failed: signature and/or required key missing - tainting kernel|loading out-of-tree module taints kernel|module license '[A-Za-z0-9 ./_-]*' taints kernel|inheriting taint\.?\s*$|Disabling lock debugging due to kernel taint|\bdev (?:fd|sr)\d+\b|Correctable Errors collector initiali[sz]ed|\berrors=(?:remount-ro|continue|panic)\b|DPC: error containment capabilities|BAR \d+: (?:failed to assign|no space for) \[io\b|\bnvme\d*: Shutdown timeout set to|\bfaulthandler\b";
 
 /// The driver's harmless lines, as it prints them: part of [`BENIGN`] (matched ignoring case
 /// there), and looked for as they are first, several times quicker than the regex on the logs
@@ -1099,6 +1099,8 @@ mod tests {
             "[    1.312209] pci 0000:00:1c.0: BAR 13: failed to assign [io  size 0x1000]",
             "[    3.001277] nvme nvme0: Shutdown timeout set to 10 seconds",
             "Step 10/10 : RUN python -X faulthandler a.py",
+            "This request runs fine without error:",
+            "The same job ran without any errors on the other node",
         ] {
             assert!(benign(line), "{line}");
         }
@@ -1109,6 +1111,7 @@ mod tests {
             "pci 0000:3b:00.0: BAR 1: failed to assign [mem size 0x800000000 64bit pref]",
             "EXT4-fs error (device nvme0n1p2): ext4_find_entry:1455: inode #2: comm ls: reading directory lblock 0",
             "Fatal Python error: Segmentation fault",
+            "RuntimeError: CUDA error: an illegal memory access was encountered (it ran without NCCL)",
         ] {
             assert!(!benign(line), "{line}");
         }
