@@ -1,5 +1,5 @@
 //! Lines that report a failure of another kind than a GPU node's:
-//! - a Python package manager that could not resolve, download or build what it was asked for,
+//! - a Python package manager that could not resolve, download, build or install what it was asked for,
 //!   and the install command that asked; apt, curl and a registry that could not fetch or verify
 //!   a package or an image (a name that does not resolve, a reset connection, a missing key, a
 //!   pull rate limit, a layer that could not be unpacked);
@@ -50,6 +50,9 @@ const MESSAGES: &[&str] = &[
     "This error originates from a subprocess, and is likely not a problem with pip",
     "Failed building wheel for",
     "Failed to build installable wheels",
+    // pip refusing a wheel built for another Python or platform (`ERROR: flash_attn-...-cp310-
+    // cp310-linux_x86_64.whl is not a supported wheel on this platform.`).
+    "is not a supported wheel on this platform",
     // pip's download retries (urllib3).
     "after connection broken by 'NewConnectionError(",
     "Failed to establish a new connection: [Errno -3] Temporary failure in name resolution",
@@ -205,6 +208,7 @@ mod tests {
             "train.py: error: unrecognized arguments: --local-rank=0",
             "error: unexpected argument '--gpus' found",
             "Error: No such option: --num-gpus",
+            "ERROR: flash_attn-2.7.2.post1+cu12torch2.5cxx11abiFALSE-cp310-cp310-linux_x86_64.whl is not a supported wheel on this platform.",
         ] {
             assert!(is_foreign(line), "{line}");
         }
