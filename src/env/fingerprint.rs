@@ -2129,7 +2129,8 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "Paddle",
         ),
         // The driver ignoring a GPU only a legacy branch supports (`NVRM: ... supported through
-        // the NVIDIA 470.xx Legacy drivers.`), the branch kept as the value; the vendor word may be retyped wrong (`NVIDA`) or left out.
+        // the NVIDIA 470.xx Legacy drivers.`), the branch kept as the value; the vendor's name
+        // may be retyped wrong (`NVIDA`) or left out.
         rule(
             r"supported through the (?:\w+ )?(?P<v>\d{3})\.xx Legacy drivers",
             "legacy_branch",

@@ -950,8 +950,8 @@ fn named_captures(regex: &SigRegex, caps: &SigMatch<'_>) -> Vec<(String, String)
         .collect()
 }
 
-/// Lines with an error word that are really fine: "0 errors" ("ran without errors"), the driver's load banner, the GPU
-/// identity lines the driver prints ([`BANNERS`]).
+/// Lines with an error word that are really fine: "0 errors" ("ran without errors"), the
+/// driver's load banner, the GPU identity lines the driver prints ([`BANNERS`]).
 /// ASCII-only: quicker to compile, and these words are ASCII.
 /// Also nvidia-smi -q's counters and flags at zero or "No" (`Uncorrectable Error : 0`, `Remapping
 /// Failure Occurred : No`) and its bare section headers (`    ECC Errors`): a healthy report's lines.
