@@ -1,8 +1,8 @@
 //! Lines that report a failure of another kind than a GPU node's:
 //! - a Python package manager that could not resolve, download, build or install what it was
-//!   asked for, and the install command that asked; apt, curl and a registry that could not fetch or verify
-//!   a package or an image (a name that does not resolve, a reset connection, a missing key, a
-//!   pull rate limit, a layer that could not be unpacked);
+//!   asked for, and the install command that asked; apt, curl and a registry that could not
+//!   fetch or verify a package or an image (a name that does not resolve, a reset connection, a
+//!   missing key, a pull rate limit, a layer that could not be unpacked);
 //! - Kubernetes' scheduler finding no node with enough of resources that are not GPUs (`0/41
 //!   nodes are available: 35 Insufficient cpu`; with `nvidia.com/gpu` among them it is looked up);
 //! - a TLS peer that the machine does not trust (a proxy's or a private CA's certificate, a name
