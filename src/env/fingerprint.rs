@@ -1201,6 +1201,25 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "cuda_runtime",
             "conda list",
         ),
+        // The same row in collect_env's `[conda]` lines, when the report's "CUDA used to build
+        // PyTorch" does not say it.
+        rule(
+            r"^\[conda\]\s+(?:cudatoolkit|pytorch-cuda)\s+(?P<v>\d+\.\d+(?:\.\d+)*)\s",
+            "cuda_runtime_text",
+            "collect_env's conda list",
+        ),
+        // conda's PyTorch build string (`py3.9_cuda11.3_cudnn8.2.0_0`, `0.4.1_cuda9.2_cudnn7.1.4`)
+        // and a pinned `cudatoolkit==10.2.89`: the CUDA of the build, when nothing else says it.
+        rule(
+            r"_cuda(?P<v>\d+\.\d+)_cudnn\d",
+            "cuda_runtime_text",
+            "conda build string",
+        ),
+        rule(
+            r"\bcudatoolkit==?(?P<v>\d+\.\d+(?:\.\d+)*)\b",
+            "cuda_runtime_text",
+            "text",
+        ),
         rule(
             r"\bconda install\b.*\b(?:cudatoolkit|pytorch-cuda)=(?P<v>\d+\.\d+)",
             "cuda_runtime",
@@ -4395,6 +4414,16 @@ impl Fingerprint {
         {
             self.take("cuda_text");
         }
+        // conda's cudatoolkit row is the CUDA runtime's libraries, not nvcc: the sentence rule
+        // that reads "cudatoolkit 11.3.1" as a toolkit does not read that line.
+        if let Some(line) = self
+            .get("cuda_runtime_text")
+            .filter(|c| c.source == "collect_env's conda list")
+            .map(|c| c.line)
+        {
+            self.drop_line("cuda_text", line);
+            self.drop_line("cuda_toolkit", line);
+        }
         // BOINC's OS line is read by the general `OS:` rule too, as "Linux Fedora: Fedora 32".
         if let Some(line) = self.get("os_boinc").map(|o| o.line) {
             self.drop_line("os", line);
@@ -5825,6 +5854,13 @@ mod tests {
             ),
             ("gpu_cudnn:         7.3.1\n", "cudnn", "7.3.1"),
             ("Operating System: Version: win10\n", "os", "win10"),
+            ("cudatoolkit==10.2.89\n", "cuda_runtime", "10.2.89"),
+            ("pytorch 0.4.1_cuda9.2_cudnn7.1.4\n", "cuda_runtime", "9.2"),
+            (
+                "[conda] cudatoolkit               11.3.1               h2bc3f7f_2    defaults\n",
+                "cuda_runtime",
+                "11.3.1",
+            ),
             (
                 "NVIDIA Container Runtime Hook version 1.13.3\n",
                 "container_toolkit",
@@ -6555,6 +6591,18 @@ mod tests {
         assert_eq!(value(&both, "ollama"), "0.1.17");
         assert!(of(both.as_bytes()).conflicts.is_empty());
         assert!(of(b"ollama[x]: not a pid\n").get("ollama").is_none());
+        // collect_env's conda row is the runtime's libraries, no nvcc; "CUDA used to build
+        // PyTorch" says the runtime first.
+        let conda =
+            "[conda] cudatoolkit               11.3.1               h2bc3f7f_2    defaults\n";
+        assert!(of(conda.as_bytes()).get("cuda_toolkit").is_none());
+        assert_eq!(
+            value(
+                &format!("CUDA used to build PyTorch: 11.3\n{conda}"),
+                "cuda_runtime"
+            ),
+            "11.3"
+        );
         // TensorFlow's issue template.
         let tf = "- OS Platform and Distribution (e.g., Linux Ubuntu 16.04): Linux Ubuntu 18.04\n\
 - TensorFlow version (use command below): v2.4.1\n\
