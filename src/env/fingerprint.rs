@@ -1781,6 +1781,18 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "text",
         ),
         rule(
+            r"(?i)\bcuda(?:\s*version)?\s*\(\s*(?:per|according to|from|shown by|reported by|via)\s*`?nvidia-smi`?\s*\)\s*[:：]\s*v?(?P<v>1?\d\.\d)\b",
+            "driver_cuda",
+            "text",
+        ),
+        // CUDA.jl naming the CUDA the driver is for (`only supports NVIDIA drivers for CUDA 11.x
+        // or 12.x (yours is for CUDA 13.0.0)`).
+        rule(
+            r"only supports NVIDIA drivers for CUDA .{0,40}\(yours is for CUDA {V}\)",
+            "driver_cuda",
+            "CUDA.jl",
+        ),
+        rule(
             r"(?i)\bcuda\s*[:：]?\s*v?\d+\.\d+(?:\.\d+)?\s*\(\s*up to\s*[:：]?\s*(?P<v>1?\d\.\d)\s*\)",
             "driver_cuda",
             "text",
@@ -5855,6 +5867,16 @@ mod tests {
             ("gpu_cudnn:         7.3.1\n", "cudnn", "7.3.1"),
             ("Operating System: Version: win10\n", "os", "win10"),
             ("cudatoolkit==10.2.89\n", "cuda_runtime", "10.2.89"),
+            (
+                "- CUDA Version (from nvidia-smi): 13.0 - cuDNN Version: 8.9.7\n",
+                "driver_cuda",
+                "13.0",
+            ),
+            (
+                "Error: This version of CUDA.jl only supports NVIDIA drivers for CUDA 11.x or 12.x (yours is for CUDA 13.0.0)\n",
+                "driver_cuda",
+                "13.0.0",
+            ),
             ("pytorch 0.4.1_cuda9.2_cudnn7.1.4\n", "cuda_runtime", "9.2"),
             (
                 "[conda] cudatoolkit               11.3.1               h2bc3f7f_2    defaults\n",
