@@ -655,6 +655,13 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // faceswap's System Information block (`gpu_cuda: 9.1`: the CUDA it found installed).
         rule(r"^gpu_cuda:\s+{V}", "cuda_toolkit", "faceswap sysinfo"),
         rule(r"^gpu_cudnn:\s+{V}", "cudnn", "faceswap sysinfo"),
+        // A list's item keyed by the distribution's name (`Ubuntu: 22.04 LTS`, `Pop!_OS
+        // Version: 24.04`): the distribution and its release.
+        rule(
+            r"(?i)^(?P<v>(?:Ubuntu|Debian|Fedora|CentOS|Rocky(?: Linux)?|AlmaLinux|Pop!_OS|Linux Mint|openSUSE(?: Leap| Tumbleweed)?|RHEL)(?:\s+version)?\s*[:：]\s*\d+(?:\.\d+)*(?:\s+LTS)?)\s*\.?\s*$",
+            "os_keyed",
+            "environment list",
+        ),
         // /etc/redhat-release and its kin, printed alone (`CentOS Linux release 7.8.2003
         // (Core)`): the release without its codename.
         rule(
@@ -2844,6 +2851,17 @@ fn reading(field: &'static str, v: &str) -> Option<(&'static str, String)> {
         "nixos_open" => ("driver_flavor", "proprietary".to_string()),
         "flavor_rhel" => ("driver_flavor", "proprietary".to_string()),
         "flavor_text" => ("driver_flavor", v.to_ascii_lowercase()),
+        // "Ubuntu: 22.04 LTS", "Pop!_OS Version: 24.04": the distribution and its release.
+        "os_keyed" => {
+            let (name, release) = v.split_once([':', '：']).unwrap_or((v, ""));
+            let name = name.trim();
+            let name = name
+                .get(..name.len().saturating_sub(8))
+                .filter(|_| name.to_ascii_lowercase().ends_with(" version"))
+                .unwrap_or(name)
+                .trim_end();
+            ("os", format!("{} {}", name, release.trim()))
+        }
         "jax" => ("framework", format!("jax {}", v)),
         "tensorflow" => ("framework", format!("tensorflow {}", v)),
         "mxnet" => ("framework", format!("mxnet {}", v)),
@@ -5867,6 +5885,8 @@ mod tests {
             ("gpu_cudnn:         7.3.1\n", "cudnn", "7.3.1"),
             ("Operating System: Version: win10\n", "os", "win10"),
             ("cudatoolkit==10.2.89\n", "cuda_runtime", "10.2.89"),
+            ("Ubuntu: 22.04 LTS\n", "os", "Ubuntu 22.04 LTS"),
+            ("- **Pop!_OS Version**: 24.04.\n", "os", "Pop!_OS 24.04"),
             (
                 "- CUDA Version (from nvidia-smi): 13.0 - cuDNN Version: 8.9.7\n",
                 "driver_cuda",

@@ -189,6 +189,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0x67f0d283980f870e, Some(&[b"name=\""])),
     (0x69df2dcd25904daf, Some(&[b"python"])),
     (0x6a8242c210b65130, Some(&[b"your installed cuda driver is: "])),
+    (0x6b493deb07953fbd, Some(&[b"almalinux", b"centos", b"debian", b"fedora", b"linux mint", b"opensuse", b"pop!_os", b"rhel", b"rocky", b"ubuntu"])),
     (0x6bd852be5519ad66, Some(&[b"--require=\"cuda>=", b"--require=cuda>=", b"nvidia_require_cuda=\"cuda>=", b"nvidia_require_cuda=cuda>="])),
     (0x6c2ad6efd2ab02fd, Some(&[b"gl_version:", b"opengl core profile version string:", b"opengl es profile version string:", b"opengl version string:"])),
     (0x6c6bf5221bfae21a, Some(&[b"backend library & version"])),
