@@ -181,23 +181,19 @@ fn gpu_name(mut value: &str) -> Option<std::borrow::Cow<'_, str>> {
     if let Some(at) = value.to_ascii_uppercase().rfind(" NVIDIA ") {
         value = value[at + 1..].trim_start();
     }
-    // "A100-PCIE-40GB 1gpu", "T4 2 gpus" as typed: how many is not part of the name.
-    if let Some((name, count)) = value.rsplit_once(' ') {
-        let count = count.to_ascii_lowercase();
-        let digits = count.trim_end_matches(|c: char| c.is_ascii_alphabetic());
-        let unit = &count[digits.len()..];
-        if !digits.is_empty()
-            && digits.bytes().all(|b| b.is_ascii_digit())
-            && matches!(unit, "gpu" | "gpus" | "card" | "cards")
-        {
-            value = name.trim_end();
-        } else if matches!(count.as_str(), "gpu" | "gpus" | "cards")
-            && let Some((name, n)) = name.rsplit_once(' ')
-            && !n.is_empty()
-            && n.bytes().all(|b| b.is_ascii_digit())
-        {
-            value = name.trim_end();
-        }
+    // "A100-PCIE-40GB 1gpu", "T4 2 gpus" as typed: how many is not part of the name (a count of
+    // one or two digits; "RTX 3090 GPUs" ends in the model's number).
+    if let Some(counted) = ["gpus", "gpu", "cards", "card"].iter().find_map(|unit| {
+        let at = value.len().checked_sub(unit.len())?;
+        value
+            .get(at..)
+            .filter(|tail| tail.eq_ignore_ascii_case(unit))
+            .map(|_| value[..at].trim_end())
+    }) && let Some((name, count)) = counted.rsplit_once(' ')
+        && (1..=2).contains(&count.len())
+        && count.bytes().all(|b| b.is_ascii_digit())
+    {
+        value = name.trim_end();
     }
     // "GeForce RTX 3090 with 24G" as typed: its memory is not part of the name.
     if let Some((name, memory)) = value.split_once(" with ")
@@ -1342,6 +1338,9 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         rule(r"\bvllm/vllm-openai:v{V}", "vllm", "image tag"),
         rule(r"\bollama version is {V}", "ollama", "ollama -v"),
+        // Ollama's own log in the journal (`ollama[911]: ...`): the program in use, its version
+        // unknown unless another line names it (its GPU floor holds for every version).
+        rule(r"\b(?P<v>ollama)\[\d+\]:", "ollama_log", "Ollama's log"),
         rule(r#"msg="Listening on \S+ \(version {V}\)"#, "ollama", "Ollama"),
         rule(r"\bollama/ollama:{V}", "ollama", "image tag"),
         rule(
@@ -2851,15 +2850,16 @@ fn reading(field: &'static str, v: &str) -> Option<(&'static str, String)> {
         "nixos_open" => ("driver_flavor", "proprietary".to_string()),
         "flavor_rhel" => ("driver_flavor", "proprietary".to_string()),
         "flavor_text" => ("driver_flavor", v.to_ascii_lowercase()),
+        "ollama_log" => ("ollama_log", "version not shown".to_string()),
         // "Ubuntu: 22.04 LTS", "Pop!_OS Version: 24.04": the distribution and its release.
         "os_keyed" => {
             let (name, release) = v.split_once([':', '：']).unwrap_or((v, ""));
+            // The distribution's names are ASCII (the rule's alternatives).
             let name = name.trim();
-            let name = name
-                .get(..name.len().saturating_sub(8))
-                .filter(|_| name.to_ascii_lowercase().ends_with(" version"))
-                .unwrap_or(name)
-                .trim_end();
+            let name = match name.len().checked_sub(8) {
+                Some(at) if name[at..].eq_ignore_ascii_case(" version") => name[..at].trim_end(),
+                _ => name,
+            };
             ("os", format!("{} {}", name, release.trim()))
         }
         "jax" => ("framework", format!("jax {}", v)),
@@ -3993,21 +3993,6 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             && let Some(m) = CONTAINER_WORDS.find(raw)
         {
             fp.add("container", &raw[m.range()], n as u64 + 1, "text");
-        }
-        // Ollama's own log in the journal (`ollama[911]: ...`): the program in use, its version
-        // unknown unless another line names it (its GPU floor holds for every version).
-        if fp.get("ollama_log").is_none()
-            && let Some(at) = raw.find("ollama[")
-            && raw[at + 7..]
-                .split_once("]:")
-                .is_some_and(|(pid, _)| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
-        {
-            fp.add(
-                "ollama_log",
-                "version not shown",
-                n as u64 + 1,
-                "Ollama's log",
-            );
         }
         // Only lines that can carry a version or a name are looked at closely.
         if !ANCHORS.is_match(raw) {

@@ -56,6 +56,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0x1819a83f8fd872b6, Some(&[b"full_version:"])),
     (0x186643c6cd7d0f43, Some(&[b"nvidia driver "])),
     (0x19ad59c4947a1a14, Some(&[b"device: device="])),
+    (0x1da154f5c3c294ba, Some(&[b"ollama["])),
     (0x1e6e7948d5f8c85f, Some(&[b"cudnn"])),
     (0x1fe06f3b1ba28c73, Some(&[b"cuda-nvcc"])),
     (0x2072b3f0fc9830af, Some(&[b"cuda toolkit", b"cuda-toolkit", b"cuda_toolkit", b"cudatoolkit"])),
