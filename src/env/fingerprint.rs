@@ -4072,6 +4072,12 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             .filter(|&(r, &held)| held && (!digitless || WORD_FIELDS.contains(&r.field)))
             .map(|(r, _)| r)
         {
+            // Ubuntu's transitional packages (`nvidia-utils-460 470.103.01 ... Transitional
+            // package for nvidia-utils-470`) carry whichever version last replaced them, often
+            // an older one left behind: the package they point to has the driver.
+            if rule.source == "dpkg" && lower.contains("transitional package") {
+                continue;
+            }
             // The line without a log prefix, without list marks and emphasis, and as it is;
             // emphasis first where there is some, since it can split a value
             // (`2.1.2+**cu121**`).
@@ -5624,6 +5630,12 @@ mod tests {
                 "ii  cuda-toolkit-12-4   12.4.1-1   amd64\n",
                 "cuda_toolkit",
                 "12.4.1",
+            ),
+            // A transitional package left at an older version points to the real one.
+            (
+                "ii  nvidia-utils-455:amd64  460.91.03-0ubuntu0.20.04.1  amd64  Transitional package for nvidia-utils-460\nii  nvidia-utils-470  470.103.01-0ubuntu0.20.04.1 amd64  NVIDIA driver support binaries\n",
+                "driver",
+                "470.103.01",
             ),
             // Tools' own version lines.
             ("cli-version: 1.16.1\n", "container_toolkit", "1.16.1"),

@@ -813,7 +813,9 @@ fn same_value(field: &str, expected: &str, got: &str) -> bool {
     match field {
         // Labels differ in how they write two things that name the same system: a kernel
         // release with or without its architecture (`.x86_64`), and an OS with or without its
-        // codename in parentheses (`CentOS Linux 7 (Core)`). Neither is a different value.
+        // codename in parentheses (`CentOS Linux 7 (Core)`), and a distribution with or without
+        // the word "Linux" before it (TensorFlow's issue form asks for "Linux Ubuntu 20.04").
+        // None is a different value.
         "kernel" => {
             let n = |s: &str| {
                 let s = s.trim().to_lowercase();
@@ -827,6 +829,10 @@ fn same_value(field: &str, expected: &str, got: &str) -> bool {
         "os" => {
             let n = |s: &str| {
                 let s = s.trim().to_lowercase();
+                let s = match s.strip_prefix("linux ") {
+                    Some(rest) if !rest.trim().is_empty() => rest.trim().to_string(),
+                    _ => s,
+                };
                 match s.find(" (") {
                     Some(at) if s.ends_with(')') => s[..at].trim().to_string(),
                     _ => s,
