@@ -4226,6 +4226,7 @@ const CC_BY_NAME: &[(&str, &str)] = &[
     ("v100", "7.0"),
     ("titan v", "7.0"),
     ("tx2", "6.2"),
+    ("tegra x2", "6.2"),
     ("p100", "6.0"),
     ("p6000", "6.1"),
     ("p5000", "6.1"),
@@ -4266,6 +4267,8 @@ const CC_BY_NAME: &[(&str, &str)] = &[
     ("m10", "5.0"),
     ("mx 130", "5.0"),
     ("jetson nano", "5.3"),
+    ("tegra x1", "5.3"),
+    ("tx1", "5.3"),
     ("gtx 750", "5.0"),
     ("gtx titan", "3.5"),
     ("gtx 780", "3.5"),
@@ -7147,6 +7150,9 @@ gpu-a100-23:48121:48121 [0] NCCL INFO NCCL version 2.14.3+cuda11.7\n";
         assert_eq!(cc_of_gpu("Radeon"), None);
         // Written together or apart, with a suffix: one model.
         assert_eq!(cc_of_gpu("RTX2060"), Some("7.5"));
+        // Jetson boards by their module or their SoC's name.
+        assert_eq!(cc_of_gpu("Tegra X2"), Some("6.2"));
+        assert_eq!(cc_of_gpu("Jetson TX1"), Some("5.3"));
         assert_eq!(cc_of_gpu("RTX 3070Ti"), Some("8.6"));
         assert_eq!(cc_of_gpu("GTX 860M"), Some("5.0"));
         assert_eq!(cc_of_gpu("GTX TITAN X"), Some("5.2"));

@@ -294,8 +294,9 @@ static PREFIX: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
     let month = "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)";
     let day = "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)";
     let iso = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?";
-    // A journal/syslog header after the stamp: `host ident[pid]: `.
-    let header = r"(?:[\w.\-]+ [\w.\-/@()]+(?:\[\d+\])?: )?";
+    // A journal/syslog header after the stamp: `host ident[pid]: `. An ident is a program's
+    // name, never a number: `GPU 0: NVIDIA Tegra X2` after a stamp is the message.
+    let header = r"(?:[\w.\-]+ [A-Za-z_./@()\-][\w.\-/@()]*(?:\[\d+\])?: )?";
     let alternatives = [
         // kubectl logs --timestamps, docker logs -t, containerd CRI files, journalctl -o short-iso;
         // Python's logging in the common `%(asctime)s - %(name)s - %(levelname)s - ` format
@@ -519,6 +520,11 @@ mod tests {
             "NCCL INFO Bootstrap : Using eth0",
             "NCCL INFO Bootstrap : Using eth0",
         );
+        check(
+            "2022-03-06 00:29:00,457 - mmdeploy - INFO - GPU 0: NVIDIA Tegra X2",
+            "GPU 0: NVIDIA Tegra X2",
+        );
+        check("Mar  6 00:29:00 GPU 0: Orin", "GPU 0: Orin");
     }
 
     #[test]
