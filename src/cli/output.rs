@@ -16,6 +16,7 @@ fn done_if_closed(result: io::Result<()>) -> io::Result<()> {
 /// stopped reading ends the job like finishing it ([`done_if_closed`]).
 /// A paste for a command that reads it whole (`lore env`, `lore new stack`): the file, or
 /// standard input for `-` or nothing, at most 32 MiB (an environment is a few pages of text).
+/// A paste that is not text (a compressed file, a binary) is refused, saying how to get its text.
 pub fn read_paste(path: Option<&std::path::Path>) -> anyhow::Result<Vec<u8>> {
     use anyhow::Context;
     use std::io::Read;
@@ -33,6 +34,13 @@ pub fn read_paste(path: Option<&std::path::Path>) -> anyhow::Result<Vec<u8>> {
                 .and_then(|f| f.take(MAX_PASTE).read_to_end(&mut bytes))
                 .with_context(|| format!("reading {}", path.display()))?;
         }
+    }
+    if let Some(what) = crate::signature::normalize::not_text(&bytes) {
+        let name = match path.filter(|p| *p != std::path::Path::new("-")) {
+            Some(path) => path.display().to_string(),
+            None => "standard input".to_string(),
+        };
+        anyhow::bail!(crate::signature::normalize::not_text_error(&name, what));
     }
     Ok(bytes)
 }

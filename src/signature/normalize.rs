@@ -409,6 +409,63 @@ pub fn display(cleaned: &str) -> String {
     format!("{shown}… [{} more bytes]", cleaned.len() - shown.len())
 }
 
+/// What an input is when it is not text at all: a compressed file, an archive, an executable or
+/// core dump, a systemd journal file, or bytes of which many are control characters (text in
+/// any encoding has almost none: UTF-8, GBK, Latin-1 and UTF-16, whose NULs are dropped like any
+/// NUL, all pass). `None` for text, stray bytes and all. Only the first 64 KiB are looked at.
+pub fn not_text(bytes: &[u8]) -> Option<&'static str> {
+    const MAGIC: &[(&[u8], &str)] = &[
+        (b"\x1f\x8b", "gzip-compressed data"),
+        (b"\x28\xb5\x2f\xfd", "zstd-compressed data"),
+        (b"\xfd7zXZ\x00", "xz-compressed data"),
+        (b"PK\x03\x04", "a zip archive"),
+        (b"\x7fELF", "an executable or a core dump (ELF)"),
+        (b"LPKSHHRH", "a systemd journal file"),
+        (b"SQLite format 3\x00", "an SQLite database"),
+        (b"\x89PNG\r\n", "a PNG image"),
+        (b"\xff\xd8\xff", "a JPEG image"),
+        (b"%PDF-", "a PDF document"),
+    ];
+    if let Some((_, what)) = MAGIC.iter().find(|(magic, _)| bytes.starts_with(magic)) {
+        return Some(what);
+    }
+    // bzip2: `BZh`, the block size, then the block magic (the digits of pi).
+    if bytes.len() >= 10
+        && bytes.starts_with(b"BZh")
+        && (b'1'..=b'9').contains(&bytes[3])
+        && &bytes[4..10] == b"1AY&SY"
+    {
+        return Some("bzip2-compressed data");
+    }
+    let sample = &bytes[..bytes.len().min(64 << 10)];
+    // Too short to judge by its bytes (a line or two).
+    if sample.len() < 256 {
+        return None;
+    }
+    // Control characters other than whitespace, NUL (UTF-16's half of every ASCII letter) and
+    // ESC (colours): random and compressed bytes have about one in twelve, text next to none.
+    let control = sample
+        .iter()
+        .filter(|&&b| {
+            (b < 0x20 && !matches!(b, 0 | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | 0x1b)) || b == 0x7f
+        })
+        .count();
+    (control * 20 > sample.len()).then_some("binary data")
+}
+
+/// The sentence that refuses an input `name` that [`not_text`] found to be `what`, with how to get
+/// its text.
+pub fn not_text_error(name: &str, what: &str) -> String {
+    let hint = if what.ends_with("compressed data") {
+        "decompress it first (`zcat`, `zstdcat`, `xzcat` or `bzcat` FILE, piped in)"
+    } else if what == "a systemd journal file" {
+        "read it with journalctl first (`journalctl --file FILE`, piped in)"
+    } else {
+        "send a log, a command's output or a paste"
+    };
+    format!("{name} is {what}, not text: {hint}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -525,6 +582,47 @@ mod tests {
             "GPU 0: NVIDIA Tegra X2",
         );
         check("Mar  6 00:29:00 GPU 0: Orin", "GPU 0: Orin");
+    }
+
+    #[test]
+    fn binary_inputs_are_told_apart_from_text_in_any_encoding() {
+        use std::io::Write;
+        let mut gz = Vec::new();
+        gz.write_all(&[0x1f, 0x8b, 8, 0, 0, 0, 0, 0]).unwrap();
+        assert_eq!(not_text(&gz), Some("gzip-compressed data"));
+        assert_eq!(
+            not_text(b"\x7fELF\x02\x01\x01"),
+            Some("an executable or a core dump (ELF)")
+        );
+        assert_eq!(not_text(b"BZh91AY&SY\x00"), Some("bzip2-compressed data"));
+        assert_eq!(
+            not_text(b"LPKSHHRH\x00\x00"),
+            Some("a systemd journal file")
+        );
+        // Pseudo-random bytes (a linear congruential generator): compressed data looks like this.
+        let mut x: u32 = 12345;
+        let noise: Vec<u8> = (0..4096)
+            .map(|_| {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                (x >> 16) as u8
+            })
+            .collect();
+        assert_eq!(not_text(&noise), Some("binary data"));
+        // Text stays text: UTF-8 with colours and a stray byte, GBK, UTF-16 with its NULs, and a
+        // short line whatever it holds.
+        let log = "[ 12.5] NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n\x1b[31mERROR\x1b[0m \u{6bb5}\u{9519}\u{8bef}\n".repeat(20);
+        let mut dirty = log.clone().into_bytes();
+        dirty.push(0xff);
+        assert_eq!(not_text(&dirty), None);
+        let gbk: Vec<u8> =
+            b"\xb6\xce\xb4\xed\xce\xf3 (\xba\xcb\xd0\xc4\xd2\xd1\xd7\xaa\xb4\xa2)\n".repeat(40);
+        assert_eq!(not_text(&gbk), None);
+        let utf16: Vec<u8> = [0xff, 0xfe]
+            .into_iter()
+            .chain(log.encode_utf16().flat_map(|u| u.to_le_bytes()))
+            .collect();
+        assert_eq!(not_text(&utf16), None);
+        assert_eq!(not_text(b"\x01\x02 short"), None);
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub async fn match_log(
         })?;
         (parsed.text.into_bytes(), parsed.top.or(params.top))
     } else {
-        (body.bytes.to_vec(), params.top)
+        (body.paste()?.to_vec(), params.top)
     };
     let snapshot = state.snapshot();
     let doctor = crate::doctor::bundle_checks(&text);

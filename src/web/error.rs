@@ -23,6 +23,9 @@ pub enum WebError {
     /// A PUT without `If-Match`.
     PreconditionRequired,
     TooLarge,
+    /// A paste that is not text (a compressed file, a binary): the sentence says what it is and
+    /// how to get its text.
+    NotText(String),
     Internal(anyhow::Error),
 }
 
@@ -37,6 +40,7 @@ impl WebError {
             WebError::Conflict { .. } => StatusCode::PRECONDITION_FAILED,
             WebError::PreconditionRequired => StatusCode::PRECONDITION_REQUIRED,
             WebError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            WebError::NotText(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             WebError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -45,7 +49,7 @@ impl WebError {
     pub fn message(&self) -> String {
         match self {
             WebError::NotFound(what) => format!("{what} was not found"),
-            WebError::BadRequest(why) => why.clone(),
+            WebError::BadRequest(why) | WebError::NotText(why) => why.clone(),
             WebError::Forbidden(why) | WebError::Unauthorized(why) => why.clone(),
             WebError::Invalid(problems) => format!(
                 "nothing was saved: {}",

@@ -29,6 +29,17 @@ impl<E> Body<E> {
         &self.content_type
     }
 
+    /// The body as a paste: refused (415, saying what it is and how to get its text) when it is
+    /// not text at all, a compressed file or a binary sent by mistake.
+    pub fn paste(&self) -> Result<&[u8], WebError> {
+        match crate::signature::normalize::not_text(&self.bytes) {
+            Some(what) => Err(WebError::NotText(
+                crate::signature::normalize::not_text_error("the body", what),
+            )),
+            None => Ok(&self.bytes),
+        }
+    }
+
     /// The body as a URL-encoded form; any other content type is refused (400).
     pub fn form<T: DeserializeOwned>(&self) -> Result<T, WebError> {
         let essence = self.content_type.split(';').next().unwrap_or("").trim();

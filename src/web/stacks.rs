@@ -205,7 +205,7 @@ pub async fn api_env(
     body: super::extract::Body<ApiError>,
 ) -> Result<Response, ApiError> {
     let snapshot = state.snapshot();
-    let bytes = body.bytes.to_vec();
+    let bytes = body.paste()?.to_vec();
     let assessment = tokio::task::spawn_blocking(move || {
         let fp = crate::env::fingerprint::of(&bytes);
         crate::env::assess(

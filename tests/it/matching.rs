@@ -74,6 +74,55 @@ fn crlf_ansi_nul_and_invalid_utf8() {
     assert_eq!(report["stats"]["lines"], 3);
 }
 
+/// Pseudo-random bytes, as compressed data and binaries look.
+fn noise(n: usize) -> Vec<u8> {
+    let mut x: u32 = 7;
+    (0..n)
+        .map(|_| {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (x >> 16) as u8
+        })
+        .collect()
+}
+
+#[test]
+fn a_compressed_or_binary_input_is_refused_saying_how_to_get_its_text() {
+    let root = good_root();
+    let mut gz = vec![0x1f, 0x8b, 8, 0];
+    gz.extend(noise(2000));
+    let out = root.lore(&["match"], &gz);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(
+            "standard input is gzip-compressed data, not text: decompress it first (`zcat`"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert!(out.stdout.is_empty(), "no report of a binary's lines");
+    for command in ["match", "env"] {
+        let out = root.lore(&[command, "-"], &noise(100_000));
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert!(
+            stderr(&out).contains("is binary data, not text"),
+            "{command}: {}",
+            stderr(&out)
+        );
+    }
+    let mut journal = b"LPKSHHRH".to_vec();
+    journal.extend(noise(500));
+    let out = root.lore(&["env"], &journal);
+    assert!(
+        stderr(&out).contains("journalctl --file FILE"),
+        "{}",
+        stderr(&out)
+    );
+    // A log with stray bytes, and one in a legacy encoding, are still logs.
+    let mut gbk = b"[ 4216.350214] NVRM: API mismatch: the client has the version 535.104.05, but this kernel module has the version 535.86.01.\n".to_vec();
+    gbk.extend(b"\xb6\xce\xb4\xed\xce\xf3 (\xba\xcb\xd0\xc4\xd2\xd1\xd7\xaa\xb4\xa2)\n".repeat(30));
+    assert_eq!(root.lore(&["match"], &gbk).status.code(), Some(0));
+}
+
 #[test]
 fn a_ten_megabyte_line_does_not_hide_what_follows() {
     let root = good_root();

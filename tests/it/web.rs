@@ -238,6 +238,17 @@ async fn api_match_takes_plain_text_curl_forms_and_json() {
         StatusCode::OK,
         "binary input is just a paste with no cause: {body}"
     );
+    // A body that is not text at all (a compressed log sent as it is) is refused, saying so.
+    let mut gz = vec![0x1f, 0x8b, 8, 0];
+    gz.extend(std::iter::repeat_n(b'x', 400));
+    for uri in ["/api/match", "/api/env"] {
+        let (status, body) = post(&app, uri, "application/octet-stream", gz.clone()).await;
+        assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{uri}");
+        assert!(
+            body.contains("the body is gzip-compressed data, not text: decompress it first"),
+            "{uri}: {body}"
+        );
+    }
     let (status, body) = post(&app, "/api/match?top=0", "text/plain", paste.clone()).await;
     assert_eq!(status, StatusCode::OK);
     assert!(body.contains("\"causes\":[]"));
