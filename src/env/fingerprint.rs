@@ -3676,7 +3676,7 @@ fn without_template_examples(line: &str) -> std::borrow::Cow<'_, str> {
 }
 
 pub fn of(paste: &[u8]) -> Fingerprint {
-    let text = String::from_utf8_lossy(&paste[..paste.len().min(MAX_SCAN)]);
+    let text = crate::signature::normalize::decode(&paste[..paste.len().min(MAX_SCAN)]);
     let mut fp = Fingerprint::default();
     // A form heading whose answer is on a later line: (field, what printed it).
     let mut answer_to: Option<(&'static str, &'static str)> = None;

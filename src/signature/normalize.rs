@@ -453,6 +453,58 @@ pub fn not_text(bytes: &[u8]) -> Option<&'static str> {
     (control * 20 > sample.len()).then_some("binary data")
 }
 
+/// A paste as text: UTF-16 (with its byte-order mark, or without one when every other byte is a
+/// NUL, as PowerShell's `>` writes) decoded, a UTF-8 byte-order mark (Notepad's) and NULs dropped,
+/// and anything else read as UTF-8 with invalid bytes replaced.
+pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
+    let utf16 = |bytes: &[u8], little: bool| -> Cow<'_, str> {
+        let units = bytes.chunks_exact(2).map(|p| {
+            if little {
+                u16::from_le_bytes([p[0], p[1]])
+            } else {
+                u16::from_be_bytes([p[0], p[1]])
+            }
+        });
+        Cow::Owned(
+            char::decode_utf16(units)
+                .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+                .filter(|&c| c != '\0')
+                .collect(),
+        )
+    };
+    if let Some(rest) = bytes.strip_prefix(b"\xff\xfe") {
+        return utf16(rest, true);
+    }
+    if let Some(rest) = bytes.strip_prefix(b"\xfe\xff") {
+        return utf16(rest, false);
+    }
+    // Without a mark: ASCII in UTF-16 has a NUL in every other byte, and text has no NULs of
+    // its own worth counting.
+    let sample = &bytes[..bytes.len().min(4096) & !1];
+    if sample.len() >= 16 {
+        let nuls = |from: usize| {
+            sample
+                .iter()
+                .skip(from)
+                .step_by(2)
+                .filter(|&&b| b == 0)
+                .count()
+        };
+        let (even, odd, half) = (nuls(0), nuls(1), sample.len() / 2);
+        if odd * 10 >= half * 6 && even * 20 < half {
+            return utf16(bytes, true);
+        }
+        if even * 10 >= half * 6 && odd * 20 < half {
+            return utf16(bytes, false);
+        }
+    }
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    match String::from_utf8_lossy(bytes) {
+        Cow::Borrowed(text) if !text.contains('\0') => Cow::Borrowed(text),
+        text => Cow::Owned(text.replace('\0', "")),
+    }
+}
+
 /// The sentence that refuses an input `name` that [`not_text`] found to be `what`, with how to get
 /// its text.
 pub fn not_text_error(name: &str, what: &str) -> String {
@@ -623,6 +675,25 @@ mod tests {
             .collect();
         assert_eq!(not_text(&utf16), None);
         assert_eq!(not_text(b"\x01\x02 short"), None);
+    }
+
+    #[test]
+    fn utf16_and_byte_order_marks_decode_to_the_same_text() {
+        let text = "NVIDIA-SMI 535.104.05\r\nDriver Version: 535.104.05\r\n";
+        let le: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+        let be: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
+        for bytes in [
+            [&b"\xff\xfe"[..], &le].concat(),
+            [&b"\xfe\xff"[..], &be].concat(),
+            le.clone(),
+            be.clone(),
+            [&b"\xef\xbb\xbf"[..], text.as_bytes()].concat(),
+            text.as_bytes().to_vec(),
+        ] {
+            assert_eq!(decode(&bytes), text, "{bytes:?}");
+        }
+        assert_eq!(decode(b"NV\0RM \xff"), "NVRM \u{fffd}");
+        assert!(matches!(decode(b"plain"), Cow::Borrowed("plain")));
     }
 
     #[test]
