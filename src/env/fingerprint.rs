@@ -2022,6 +2022,14 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "gpu",
             "text",
         ),
+        // A GeForce's bare model number as the board a sentence talks about (`the 1070 card`,
+        // `my 3090 GPU`, `2x 4090 cards`): the word after it says it is a board, the word before
+        // that it is not a count of them.
+        rule(
+            r"(?i:\b(?:the|my|a|an|our|this|that|these|those|one|two|three|four|six|eight|single|dual|\d{1,2}\s?[x×])\s+)(?P<v>(?:[2-5]0|1[06])[5-9]0(?:\s?Ti)?(?:\s?(?i:super))?)\s+(?i:cards?|gpus?|graphics cards?)\b",
+            "gpu",
+            "text",
+        ),
         rule(
             r"(?i)\bcompute capability:?\s*{V}",
             "cc",
@@ -3208,6 +3216,8 @@ static ANCHORS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
             "microsoft-standard",
             "rtx",
             "gtx",
+            // A board named by its number alone (`the 1070 card`).
+            " card",
             "grid k",
             "grid m",
             "major: ",
@@ -5500,6 +5510,12 @@ mod tests {
             ),
             ("Cards: K80\n", "gpu", "K80"),
             ("I am using 2080 Ti right now.\n", "cc", "7.5"),
+            (
+                "the closed drivers no longer support the 1070 card\n",
+                "cc",
+                "6.1",
+            ),
+            ("Running it on 2x 3090 GPUs.\n", "gpu", "3090"),
             ("Nvidia 2070 Super\n", "gpu", "2070 Super"),
             ("安装了两张显卡Nvidia 2070s，Nvidia 3090。\n", "cc", "7.5"),
             ("NVIDIA QUADRO P620 / 4096 MB\n", "cc", "6.1"),
@@ -6971,6 +6987,7 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
             ),
             ("minimum driver version 418.39\n", "driver"),
             ("ran 2080 steps on 8 GPUs\n", "gpu"),
+            ("the cluster has 1050 GPUs\n", "gpu"),
             ("export PATH=/usr/local/cuda-11.8/bin\n", "cuda_toolkit"),
             ("libcuda12.0 loaded\n", "cuda_toolkit"),
             ("the K8s cluster has GT 2 nodes\n", "gpu"),

@@ -137,6 +137,7 @@ pub(super) const NEEDLES: &[(u64, Option<&[&[u8]]>)] = &[
     (0x49f56bf7587fbe5e, Some(&[b"version:"])),
     (0x4a0292daf9ebbcc3, Some(&[b"nvidia-linux-aarch64-", b"nvidia-linux-ppc64le-", b"nvidia-linux-x86_64-"])),
     (0x4a07bb4c76c984be, Some(&[b"ultralytics", b"yolov"])),
+    (0x4a0fbf3df5d71413, Some(&[b"card", b"gpu"])),
     (0x4b9d81cd229fd3c6, Some(&[b"computecapability:"])),
     (0x4bc7629960a04384, Some(&[b"this kernel module has the version "])),
     (0x4cb59332c6a4f138, Some(&[b"torch"])),
