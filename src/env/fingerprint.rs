@@ -2011,12 +2011,18 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // on NVidia A100 GPU`, `I use NVIDIA A100-40G`, `Nvidia T600`, `NVIDIA Quadro FX
         // 1800M`): a bare `T4` or `A10` says which only beside the vendor's name.
         rule(
-            r"(?i:\bnvidia)\s+(?P<v>(?:[AHLT]\d{1,4}[A-Za-z]?(?:-\d+G[B]?)?|GB\d{2,3}|GH\d{3}|Quadro\sFX\s\d{3,4}M?))(?:[^\w.-]|$)",
+            r"(?i:\bnvidia)\s+(?P<v>(?:[AHLT]\d{1,4}[A-Za-z]?(?:-\d+G[B]?)?|GB\d{2,3}|GH\d{3}|Quadro\sFX\s\d{3,4}M?))(?:[^\w.-]|\.(?:\s|$)|$)",
             "gpu",
             "text",
         ),
         rule(r"\b(?P<v>GT\s?(?:[1-9]\d{2}|1030)M?)\b", "gpu", "text"),
-        rule(r"\b(?P<v>K(?:80|40m?|20[mXx]?|520))\b", "gpu", "text"),
+        // Quadro's Kepler and Maxwell boards by their model alone (`an old K2000`), and Jetson's
+        // TX1 and TX2 (`Can't use GPU on TX2`).
+        rule(
+            r"\b(?P<v>K(?:80|40m?|20[mXx]?|520|[1-6]200|[2-6]000|620))\b|\b(?P<b>(?:Jetson )?TX[12])\b",
+            "gpu",
+            "text",
+        ),
         rule(
             r"(?:(?i:nvidia)\s+(?P<v>(?:[2-5]0|1[06])[5-9]0(?:\s?Ti)?(?:\s?(?i:super)|s)?)|\b(?P<b>(?:[2-5]0|1[06])[5-9]0\s?Ti(?:\s?(?i:super))?))(?:[^\w.]|$)",
             "gpu",
@@ -2026,7 +2032,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // `my 3090 GPU`, `2x 4090 cards`): the word after it says it is a board, the word before
         // that it is not a count of them.
         rule(
-            r"(?i:\b(?:the|my|a|an|our|this|that|these|those|one|two|three|four|six|eight|single|dual|\d{1,2}\s?[x×])\s+)(?P<v>(?:[2-5]0|1[06])[5-9]0(?:\s?Ti)?(?:\s?(?i:super))?)\s+(?i:cards?|gpus?|graphics cards?)\b",
+            r"(?i:\b(?:the|my|a|an|our|this|that|these|those|one|two|three|four|six|eight|single|dual|new|old|\d{1,2}\s?[x×])\s+)(?P<v>(?:[2-5]0|1[06])[5-9]0(?:\s?Ti)?(?:\s?(?i:super))?)\s+(?i:cards?|gpus?|graphics cards?)\b",
             "gpu",
             "text",
         ),
@@ -5516,6 +5522,14 @@ mod tests {
                 "6.1",
             ),
             ("Running it on 2x 3090 GPUs.\n", "gpu", "3090"),
+            ("my new 5090 card wasn't found\n", "cc", "12.0"),
+            (
+                "specifically, Nvidia A5000. Here is my setting\n",
+                "gpu",
+                "A5000",
+            ),
+            ("I have an old K2000 in my desktop PC\n", "cc", "3.0"),
+            ("Can't use GPU on TX2.\n", "cc", "6.2"),
             ("Nvidia 2070 Super\n", "gpu", "2070 Super"),
             ("安装了两张显卡Nvidia 2070s，Nvidia 3090。\n", "cc", "7.5"),
             ("NVIDIA QUADRO P620 / 4096 MB\n", "cc", "6.1"),

@@ -840,12 +840,39 @@ fn same_value(field: &str, expected: &str, got: &str) -> bool {
             };
             n(expected) == n(got)
         }
-        // A GPU's model with or without its brand ("NVIDIA", "GeForce") and its memory size
-        // ("6GB", "32 GB") is the same GPU: the compute capability and the stacks it is looked
-        // up in do not change.
+        // A GPU's model with or without its brand ("NVIDIA", "GeForce"), its memory size ("6GB",
+        // "32 GB"), the word "GPU" after it, or the chip lspci names before it ("GP107GL [Quadro
+        // P400]", "GF108 GeForce GT630") is the same GPU, and so is a mobile part's "M" written
+        // apart ("GTX 860 M"): the compute capability and the stacks it is looked up in do not
+        // change.
         "gpu" => {
             let n = |s: &str| {
+                let s = s.trim();
+                let s = match (s.find('['), s.ends_with(']')) {
+                    (Some(at), true) => &s[at + 1..s.len() - 1],
+                    _ => s,
+                };
                 let mut words: Vec<String> = s.split_whitespace().map(str::to_lowercase).collect();
+                let chip = |w: &str| {
+                    let letters = w.chars().take_while(|c| c.is_ascii_alphabetic()).count();
+                    (2..=2).contains(&letters)
+                        && ["gk", "gm", "gp", "gv", "tu", "ga", "ad", "gh", "gb", "gf"]
+                            .contains(&&w[..2])
+                        && w[2..].chars().next().is_some_and(|c| c.is_ascii_digit())
+                        && w.len() >= 5
+                };
+                if words.len() > 1 && chip(&words[0]) {
+                    words.remove(0);
+                }
+                if words.len() > 1 && words.last().is_some_and(|w| w == "gpu") {
+                    words.pop();
+                }
+                if words.len() > 2 && words.last().is_some_and(|w| w == "m") {
+                    words.pop();
+                    if let Some(model) = words.last_mut() {
+                        model.push('m');
+                    }
+                }
                 while words
                     .first()
                     .is_some_and(|w| w == "nvidia" || w == "geforce")
