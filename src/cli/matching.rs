@@ -44,8 +44,8 @@ pub fn run(root: &Path, args: Args) -> anyhow::Result<ExitCode> {
     // library loads, the matcher is built and the scan runs.
     let mut head: Vec<u8> = Vec::new();
     let whole = read_head(&mut reader, &mut head).with_context(|| format!("reading {name}"))?;
-    if let Some(what) = crate::signature::normalize::not_text(&head) {
-        anyhow::bail!(crate::signature::normalize::not_text_error(&name, what));
+    if let Some(why) = crate::signature::normalize::refusal(&head, &name) {
+        anyhow::bail!(why);
     }
     let (library, report, fingerprint, matcher) = std::thread::scope(|scope| {
         // The other core: the regexes every scan uses, then the paste's fields. Neither needs

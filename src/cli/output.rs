@@ -22,25 +22,23 @@ pub fn read_paste(path: Option<&std::path::Path>) -> anyhow::Result<Vec<u8>> {
     use std::io::Read;
     const MAX_PASTE: u64 = 32 << 20;
     let mut bytes = Vec::new();
-    match path.filter(|p| *p != std::path::Path::new("-")) {
+    let name = match path.filter(|p| *p != std::path::Path::new("-")) {
         None => {
             io::stdin()
                 .take(MAX_PASTE)
                 .read_to_end(&mut bytes)
                 .context("reading standard input")?;
+            "standard input".to_string()
         }
         Some(path) => {
             std::fs::File::open(path)
                 .and_then(|f| f.take(MAX_PASTE).read_to_end(&mut bytes))
                 .with_context(|| format!("reading {}", path.display()))?;
+            path.display().to_string()
         }
-    }
-    if let Some(what) = crate::signature::normalize::not_text(&bytes) {
-        let name = match path.filter(|p| *p != std::path::Path::new("-")) {
-            Some(path) => path.display().to_string(),
-            None => "standard input".to_string(),
-        };
-        anyhow::bail!(crate::signature::normalize::not_text_error(&name, what));
+    };
+    if let Some(why) = crate::signature::normalize::refusal(&bytes, &name) {
+        anyhow::bail!(why);
     }
     Ok(bytes)
 }

@@ -4082,16 +4082,17 @@ pub fn of(paste: &[u8]) -> Fingerprint {
             Some(p) => NEEDLE_INDEX.mark(&[lower.as_bytes(), p.as_bytes()], &mut held),
             None => NEEDLE_INDEX.mark(&[lower.as_bytes()], &mut held),
         }
+        // Ubuntu's transitional packages (`nvidia-utils-460 470.103.01 ... Transitional package
+        // for nvidia-utils-470`) carry whichever version last replaced them, often an older one
+        // left behind: the package they point to has the driver.
+        let transitional = lower.contains("transitional package");
         for rule in RULES
             .iter()
             .zip(&held)
             .filter(|&(r, &held)| held && (!digitless || WORD_FIELDS.contains(&r.field)))
             .map(|(r, _)| r)
         {
-            // Ubuntu's transitional packages (`nvidia-utils-460 470.103.01 ... Transitional
-            // package for nvidia-utils-470`) carry whichever version last replaced them, often
-            // an older one left behind: the package they point to has the driver.
-            if rule.source == "dpkg" && lower.contains("transitional package") {
+            if transitional && rule.source == "dpkg" {
                 continue;
             }
             // The line without a log prefix, without list marks and emphasis, and as it is;

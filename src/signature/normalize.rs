@@ -505,9 +505,10 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
-/// The sentence that refuses an input `name` that [`not_text`] found to be `what`, with how to get
-/// its text.
-pub fn not_text_error(name: &str, what: &str) -> String {
+/// The sentence that refuses an input called `name` when [`not_text`] finds it is not text,
+/// saying what it is and how to get its text; `None` for text.
+pub fn refusal(bytes: &[u8], name: &str) -> Option<String> {
+    let what = not_text(bytes)?;
     let hint = if what.ends_with("compressed data") {
         "decompress it first (`zcat`, `zstdcat`, `xzcat` or `bzcat` FILE, piped in)"
     } else if what == "a systemd journal file" {
@@ -515,7 +516,7 @@ pub fn not_text_error(name: &str, what: &str) -> String {
     } else {
         "send a log, a command's output or a paste"
     };
-    format!("{name} is {what}, not text: {hint}")
+    Some(format!("{name} is {what}, not text: {hint}"))
 }
 
 #[cfg(test)]

@@ -32,10 +32,8 @@ impl<E> Body<E> {
     /// The body as a paste: refused (415, saying what it is and how to get its text) when it is
     /// not text at all, a compressed file or a binary sent by mistake.
     pub fn paste(&self) -> Result<&[u8], WebError> {
-        match crate::signature::normalize::not_text(&self.bytes) {
-            Some(what) => Err(WebError::NotText(
-                crate::signature::normalize::not_text_error("the body", what),
-            )),
+        match crate::signature::normalize::refusal(&self.bytes, "the body") {
+            Some(why) => Err(WebError::NotText(why)),
             None => Ok(&self.bytes),
         }
     }

@@ -96,14 +96,8 @@ pub async fn match_paste(
     let form: PasteForm = body.form().map_err(|_| {
         WebError::BadRequest("the form could not be read; paste the log into the text box".into())
     })?;
-    if let Some(what) = crate::signature::normalize::not_text(form.text.as_bytes()) {
-        return Err(
-            WebError::NotText(crate::signature::normalize::not_text_error(
-                "the paste",
-                what,
-            ))
-            .into(),
-        );
+    if let Some(why) = crate::signature::normalize::refusal(form.text.as_bytes(), "the paste") {
+        return Err(WebError::NotText(why).into());
     }
     let snapshot = state.snapshot();
     let text = form.text;

@@ -854,12 +854,12 @@ fn same_value(field: &str, expected: &str, got: &str) -> bool {
                 };
                 let mut words: Vec<String> = s.split_whitespace().map(str::to_lowercase).collect();
                 let chip = |w: &str| {
-                    let letters = w.chars().take_while(|c| c.is_ascii_alphabetic()).count();
-                    (2..=2).contains(&letters)
+                    let b = w.as_bytes();
+                    b.len() >= 5
                         && ["gk", "gm", "gp", "gv", "tu", "ga", "ad", "gh", "gb", "gf"]
-                            .contains(&&w[..2])
-                        && w[2..].chars().next().is_some_and(|c| c.is_ascii_digit())
-                        && w.len() >= 5
+                            .iter()
+                            .any(|p| b.starts_with(p.as_bytes()))
+                        && b[2].is_ascii_digit()
                 };
                 if words.len() > 1 && chip(&words[0]) {
                     words.remove(0);
