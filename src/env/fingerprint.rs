@@ -228,8 +228,9 @@ fn gpu_name(mut value: &str) -> Option<std::borrow::Cow<'_, str>> {
         value = value[7..].trim_start();
     }
     // A name without a number is no model ("GPU: none", "integrated"), except the few
-    // NVIDIA named so.
+    // NVIDIA named so and nvidia-smi's cut of a name (`GeForce GTX TIT...`).
     if !value.bytes().any(|b| b.is_ascii_digit())
+        && !value.ends_with("...")
         && !["titan", "orin", "xavier", "thor"]
             .iter()
             .any(|w| value.to_ascii_lowercase().contains(w))
@@ -740,7 +741,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "nvidia-smi -q",
         ),
         rule(
-            r"^\|\s+\d+\s+(?:NVIDIA\s+)?(?P<v>[A-Za-z][\w -]*?\d[\w -]*?\.\.\.|[A-Za-z][\w -]*?\S(?: \(\w+\))?)\s+(?:On|Off|N/A|WDDM|TCC)\s+\|",
+            r"^\|\s+\d+\s+(?:NVIDIA\s+)?(?P<v>[A-Za-z][\w -]*?\d[\w -]*?\.\.\.|(?:GeForce|Quadro|Tesla|TITAN|GRID)\b[\w -]*?\.\.\.|[A-Za-z][\w -]*?\S(?: \(\w+\))?)\s+(?:On|Off|N/A|WDDM|TCC)\s+\|",
             "gpu",
             "nvidia-smi",
         ),
@@ -6213,6 +6214,17 @@ mod tests {
                 "|   0  GeForce GTX 105... WDDM  | 00000000:01:00.0 Off |                  N/A |\n",
                 "gpu",
                 "GeForce GTX 105...",
+            ),
+            // A name cut before its number still names the brand (`GeForce GTX TIT...`).
+            (
+                "|   0  GeForce GTX TIT...  Off  | 0000:02:00.0     N/A |                  N/A |\n",
+                "gpu",
+                "GeForce GTX TIT...",
+            ),
+            (
+                "|   0  NVIDIA GeForce ...  Off  | 00000000:08:00.0 Off |                  N/A |\n",
+                "gpu",
+                "GeForce ...",
             ),
             (
                 "Device 0: NVIDIA H100 80GB HBM3 (00000000:1b:00)\n",
