@@ -1102,6 +1102,14 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "kernel",
             "text",
         ),
+        // And with its version alone (`kernel version 4.9.0`, `kernel 5.14.14,`): a Linux release
+        // has a one-digit major (the NVIDIA module's own "kernel version 535.129.3"
+        // has three).
+        rule(
+            r"(?i)\bkernel(?:\s+version)?:?\s+v?(?P<v>[2-6]\.\d{1,2}\.\d{1,3}(?:-[\w.+~]*\w)?)(?:[\s,;)]|$)",
+            "kernel",
+            "text",
+        ),
         // The kernel DKMS builds for, and the headers a driver installer fetches: usually the
         // running one, but after a kernel upgrade the next one, so used only when nothing else
         // names the kernel (see `derive`).
@@ -1490,6 +1498,13 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // item (`Python 3.11.3, Debian 11, 5.10.0-23-amd64`).
         rule(
             r"(?:\(GNU/Linux |^|,\s+)(?P<v>{KREL})(?:\s+(?:x86_64|aarch64)\)|\s+\d+~\S+ SMP\b|\s*$)",
+            "kernel",
+            "uname",
+        ),
+        // The banner's release is the running kernel whatever its build is named (a mainline
+        // `Ubuntu 22.04.1 LTS (GNU/Linux 5.16.10 x86_64)` has no flavour after it).
+        rule(
+            r"\(GNU/Linux (?P<v>\d+\.\d+\.\d+(?:[-.+][\w.]+)?) (?:x86_64|aarch64|ppc64le)\)",
             "kernel",
             "uname",
         ),
@@ -5779,6 +5794,17 @@ mod tests {
                 "6.14.0-35-generic",
             ),
             (
+                "Ubuntu 22.04.1 LTS (GNU/Linux 5.16.10 x86_64)\n",
+                "kernel",
+                "5.16.10",
+            ),
+            ("kernel version 4.9.0\n", "kernel", "4.9.0"),
+            (
+                "Debian 12 on kernel 6.1.0-21-amd64, driver 535\n",
+                "kernel",
+                "6.1.0-21-amd64",
+            ),
+            (
                 "6.14.0-33-generic 33~24.04.1-Ubuntu SMP PREEMPT_DYNAMIC Fri Sep 19 17:02:30 UTC 2 x86_64 x86_64 x86_64 GNU/Linux\n",
                 "kernel",
                 "6.14.0-33-generic",
@@ -7030,6 +7056,12 @@ ii  nvidia-driver-535  535.104.05-0ubuntu0.22.04.1  amd64  NVIDIA driver metapac
                 "cudnn",
             ),
             ("This project requires Python 3.8 or later\n", "python"),
+            // The NVIDIA module's version in libcuda's words is no Linux release.
+            (
+                "kernel version 535.129.3 does not match DSO version 545.23.8\n",
+                "kernel",
+            ),
+            ("nvidia kernel module version 550.54.15\n", "kernel"),
             // A `python -c` print whose next line is no answer (a prompt, another command): it
             // and what follows are read as any line.
             (
