@@ -741,7 +741,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "nvidia-smi -q",
         ),
         rule(
-            r"^\|\s+\d+\s+(?:NVIDIA\s+)?(?P<v>[A-Za-z][\w -]*?\d[\w -]*?\.\.\.|(?:GeForce|Quadro|Tesla|TITAN|GRID)\b[\w -]*?\.\.\.|[A-Za-z][\w -]*?\S(?: \(\w+\))?)\s+(?:On|Off|N/A|WDDM|TCC)\s+\|",
+            r"^\|\s+\d+\s+(?:NVIDIA\s+)?(?P<v>[A-Za-z][\w -]*?\.\.\.|[A-Za-z][\w -]*?\S(?: \(\w+\))?)\s+(?:On|Off|N/A|WDDM|TCC)\s+\|",
             "gpu",
             "nvidia-smi",
         ),
@@ -1492,19 +1492,19 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
             "kernel",
             "uname -r",
         ),
-        // The same release where the running system prints it with more: Ubuntu's login banner
-        // (`Welcome to Ubuntu 25.04 (GNU/Linux 6.14.0-35-generic x86_64)`), `uname -rv`
+        // The same release where the running system prints it with more: `uname -rv`
         // (`6.14.0-33-generic #33~24.04.1-Ubuntu SMP`, also without its `#`) and a list's last
         // item (`Python 3.11.3, Debian 11, 5.10.0-23-amd64`).
         rule(
-            r"(?:\(GNU/Linux |^|,\s+)(?P<v>{KREL})(?:\s+(?:x86_64|aarch64)\)|\s+\d+~\S+ SMP\b|\s*$)",
+            r"(?:^|,\s+)(?P<v>{KREL})(?:\s+\d+~\S+ SMP\b|\s*$)",
             "kernel",
             "uname",
         ),
-        // The banner's release is the running kernel whatever its build is named (a mainline
-        // `Ubuntu 22.04.1 LTS (GNU/Linux 5.16.10 x86_64)` has no flavour after it).
+        // Ubuntu's login banner (`Welcome to Ubuntu 25.04 (GNU/Linux 6.14.0-35-generic x86_64)`):
+        // the running kernel, whatever its build is named (a mainline `(GNU/Linux 5.16.10
+        // x86_64)` has no flavour).
         rule(
-            r"\(GNU/Linux (?P<v>\d+\.\d+\.\d+(?:[-.+][\w.]+)?) (?:x86_64|aarch64|ppc64le)\)",
+            r"\(GNU/Linux (?P<v>\d+\.\d+\.\d+\S*?)(?:\s+(?:x86_64|aarch64|ppc64le)\)|\s*$)",
             "kernel",
             "uname",
         ),
